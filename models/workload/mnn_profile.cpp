@@ -1,0 +1,282 @@
+#include "models/workload/mnn_profile.h"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "models/workload/forward_end.h"
+#include "models/workload/input_error.h"
+
+namespace memsim {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+json read_json(const fs::path& path) {
+    std::ifstream in(path);
+    if (!in) throw InputError(fmt::format("{}: cannot open file", path.string()));
+    try {
+        return json::parse(in);
+    } catch (const json::parse_error& e) {
+        throw InputError(fmt::format("{}: invalid JSON: {}", path.string(), e.what()));
+    }
+}
+
+std::string find_model_name(const fs::path& dir) {
+    if (!fs::is_directory(dir)) throw InputError(fmt::format("{}: profile folder does not exist", dir.string()));
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        const std::string f = entry.path().filename().string();
+        const std::string suffix = ".io_info.json";
+        if (f.size() > suffix.size() && f.compare(f.size() - suffix.size(), suffix.size(), suffix) == 0)
+            names.push_back(f.substr(0, f.size() - suffix.size()));
+    }
+    if (names.empty()) throw InputError(fmt::format("{}: no *.io_info.json file (not an MNN profile folder)", dir.string()));
+    if (names.size() > 1)
+        throw InputError(fmt::format("{}: several *.io_info.json files ({}); one model per folder", dir.string(),
+                                     fmt::join(names, ", ")));
+    return names.front();
+}
+
+class Loader {
+public:
+    Loader(fs::path dir, int batch) : dir_(std::move(dir)), batch_(batch) {}
+
+    Workload load(std::optional<int> forward_end) {
+        if (batch_ <= 0) throw InputError(fmt::format("{}: batch must be a positive integer, got {}", dir_.string(), batch_));
+        model_ = find_model_name(dir_);
+        w_.name = model_;
+        w_.batch = batch_;
+        w_.source = dir_.string();
+        load_io_info();
+        load_tensor_sizes();
+        load_resize_info();
+        load_costs();
+        load_redundant_parents();
+        check_lifetimes();
+        if (forward_end) {
+            if (*forward_end < 1 || *forward_end > static_cast<int>(w_.ops.size()))
+                throw InputError(fmt::format("{}: forward_end {} out of range [1, {}]", dir_.string(), *forward_end,
+                                             w_.ops.size()));
+            w_.forward_end = *forward_end;
+            w_.forward_end_rule = "given by the scenario";
+        } else {
+            ForwardEndGuess g = infer_forward_end(w_);
+            w_.forward_end = g.forward_end;
+            w_.forward_end_rule = g.rule;
+        }
+        return std::move(w_);
+    }
+
+private:
+    fs::path file(const std::string& kind, bool with_batch = true) const {
+        return dir_ / (with_batch ? fmt::format("{}.{}.{}.json", model_, batch_, kind) : fmt::format("{}.{}.json", model_, kind));
+    }
+
+    [[noreturn]] void fail(const fs::path& f, const std::string& what) const {
+        throw InputError(fmt::format("{}: {}", f.string(), what));
+    }
+
+    std::vector<TensorId> tensor_list(const fs::path& f, const json& entry, const char* key, int op) {
+        if (!entry.contains(key) || !entry[key].is_array())
+            fail(f, fmt::format("op {}: field '{}' missing or not a list", op, key));
+        std::vector<TensorId> out;
+        for (const json& v : entry[key]) {
+            if (!v.is_number_integer() || v.get<long long>() < 0)
+                fail(f, fmt::format("op {}: field '{}' holds {} (tensor ids are integers >= 0)", op, key, v.dump()));
+            out.push_back(static_cast<TensorId>(v.get<long long>()));
+        }
+        return out;
+    }
+
+    void load_io_info() {
+        const fs::path f = file("io_info", false);
+        const json j = read_json(f);
+        if (!j.is_array() || j.empty()) fail(f, "expected a non-empty list of operators");
+        const int n = static_cast<int>(j.size());
+        w_.ops.resize(n);
+        w_.tensors.resize(n);  // tensor i is the output of op i; scratch ids come after
+        for (int i = 0; i < n; ++i) w_.tensors[i].name = std::to_string(i);
+        for (int i = 0; i < n; ++i) {
+            const json& e = j[i];
+            if (!e.is_object()) fail(f, fmt::format("entry {} is not an object", i));
+            if (!e.contains("id") || !e["id"].is_number_integer() || e["id"].get<long long>() != i)
+                fail(f, fmt::format("entry {}: 'id' is {} (must equal its position {})", i,
+                                    e.contains("id") ? e["id"].dump() : "missing", i));
+            Op& op = w_.ops[i];
+            op.name = e.contains("op") && e["op"].is_string() ? e["op"].get<std::string>() : fmt::format("op{}", i);
+            op.inputs = tensor_list(f, e, "inputs", i);
+            op.outputs = tensor_list(f, e, "outputs", i);
+            op.release = tensor_list(f, e, "release", i);
+            for (TensorId t : op.outputs) {
+                if (t >= n) fail(f, fmt::format("op {}: output tensor {} unknown (ids go up to {})", i, t, n - 1));
+                if (w_.tensors[t].producer != kNoOp)
+                    fail(f, fmt::format("op {}: output tensor {} already produced by op {}", i, t, w_.tensors[t].producer));
+                w_.tensors[t].producer = i;
+            }
+        }
+    }
+
+    void load_tensor_sizes() {
+        const fs::path f = file("tensor_size");
+        const json j = read_json(f);
+        if (!j.is_object()) fail(f, "expected an object mapping tensor id to bytes");
+        const int n = static_cast<int>(w_.ops.size());
+        for (const auto& [key, value] : j.items()) {
+            if (!value.is_number_integer() || value.get<long long>() < 0)
+                fail(f, fmt::format("tensor '{}': size {} is not an integer >= 0", key, value.dump()));
+            const auto bytes = value.get<std::uint64_t>();
+            const std::size_t colon = key.find(':');
+            int op = -1;
+            try {
+                std::size_t used = 0;
+                op = std::stoi(key.substr(0, colon), &used);
+                if (used != (colon == std::string::npos ? key.size() : colon)) op = -1;
+                if (colon != std::string::npos) (void)std::stoi(key.substr(colon + 1));
+            } catch (const std::exception&) {
+                op = -1;
+            }
+            if (op < 0 || op >= n)
+                fail(f, fmt::format("tensor '{}': unknown tensor id (expected 'i' or 'i:k' with 0 <= i < {})", key, n));
+            if (colon == std::string::npos) {
+                w_.tensors[op].bytes = bytes;
+                sized_outputs_.insert(op);
+            } else {
+                scratch_sizes_[key] = bytes;
+            }
+        }
+        for (int i = 0; i < n; ++i)
+            for (TensorId t : w_.ops[i].outputs)
+                if (!sized_outputs_.count(t)) fail(f, fmt::format("tensor '{}' (output of op {}) has no size", t, i));
+    }
+
+    void load_resize_info() {
+        const fs::path f = file("resize_info");
+        const json j = read_json(f);
+        const int n = static_cast<int>(w_.ops.size());
+        if (!j.is_array() || static_cast<int>(j.size()) != n)
+            fail(f, fmt::format("expected a list of {} per-operator lists, got {}", n, j.is_array() ? std::to_string(j.size()) + " entries" : j.type_name()));
+        std::unordered_map<std::string, TensorId> ids;
+        for (int i = 0; i < n; ++i) {
+            std::set<std::string> live;
+            for (const json& ev : j[i]) {
+                if (!ev.is_array() || ev.size() != 2 || !ev[0].is_string() || !ev[1].is_string())
+                    fail(f, fmt::format("op {}: event {} is not [\"alloc\"|\"free\", \"op:k\"]", i, ev.dump()));
+                const std::string kind = ev[0].get<std::string>(), name = ev[1].get<std::string>();
+                if (kind != "alloc" && kind != "free") fail(f, fmt::format("op {}: event kind '{}' (expected alloc or free)", i, kind));
+                if (name.rfind(std::to_string(i) + ":", 0) != 0)
+                    fail(f, fmt::format("op {}: scratch '{}' does not belong to this operator (expected '{}:k')", i, name, i));
+                auto size = scratch_sizes_.find(name);
+                if (size == scratch_sizes_.end())
+                    fail(f, fmt::format("op {}: scratch '{}' has no size in {}", i, name, file("tensor_size").filename().string()));
+                if (kind == "alloc") {
+                    if (!live.insert(name).second) fail(f, fmt::format("op {}: scratch '{}' allocated twice", i, name));
+                    auto [it, fresh] = ids.emplace(name, static_cast<TensorId>(w_.tensors.size()));
+                    if (fresh) {
+                        Tensor t;
+                        t.name = name;
+                        t.bytes = size->second;
+                        t.producer = i;
+                        t.scratch = true;
+                        w_.tensors.push_back(t);
+                    }
+                    w_.ops[i].scratch.push_back({true, it->second});
+                } else {
+                    if (!live.erase(name)) fail(f, fmt::format("op {}: scratch '{}' freed but never allocated", i, name));
+                    w_.ops[i].scratch.push_back({false, ids.at(name)});
+                }
+            }
+            // A scratch buffer never freed by its operator stays allocated to the end of the
+            // iteration (it happens in real MNN logs: Squeezenet op 99).
+        }
+    }
+
+    void load_costs() {
+        const fs::path f = file("cost_info");
+        if (!fs::exists(f))
+            fail(f, fmt::format("no cost file for batch {} (operator times are needed to simulate; sizes alone exist for some batches)", batch_));
+        const json j = read_json(f);
+        if (!j.is_object()) fail(f, "expected an object mapping operator index to milliseconds");
+        const int n = static_cast<int>(w_.ops.size());
+        std::vector<char> seen(n, 0);
+        for (const auto& [key, value] : j.items()) {
+            int op = -1;
+            try {
+                std::size_t used = 0;
+                op = std::stoi(key, &used);
+                if (used != key.size()) op = -1;
+            } catch (const std::exception&) {
+                op = -1;
+            }
+            if (op < 0 || op >= n) fail(f, fmt::format("key '{}': unknown operator index (0..{})", key, n - 1));
+            if (!value.is_number() || value.get<double>() < 0 || !std::isfinite(value.get<double>()))
+                fail(f, fmt::format("op {}: cost {} is not a number of milliseconds >= 0", op, value.dump()));
+            w_.ops[op].cost_ms = value.get<double>();
+            seen[op] = 1;
+        }
+        for (int i = 0; i < n; ++i)
+            if (!seen[i]) fail(f, fmt::format("op {} ({}) has no cost", i, w_.ops[i].name));
+    }
+
+    void load_redundant_parents() {
+        const fs::path f = file("redundent_parent");
+        if (!fs::exists(f)) return;  // optional
+        const json j = read_json(f);
+        if (!j.is_object()) fail(f, "expected an object mapping scratch id to scratch id");
+        for (const auto& [key, value] : j.items()) {
+            if (!value.is_string()) fail(f, fmt::format("'{}': parent {} is not a scratch id string", key, value.dump()));
+            if (!scratch_sizes_.count(key)) fail(f, fmt::format("'{}': unknown scratch id", key));
+            if (!scratch_sizes_.count(value.get<std::string>()))
+                fail(f, fmt::format("'{}': parent '{}' is an unknown scratch id", key, value.get<std::string>()));
+        }
+        // The buffers alias each other only inside one operator; the replay does not use them
+        // (as in the reference), so they are validated and otherwise ignored.
+    }
+
+    // Every input must be produced earlier and still alive; a tensor is released once.
+    void check_lifetimes() {
+        const fs::path f = file("io_info", false);
+        const int n = static_cast<int>(w_.ops.size());
+        std::vector<int> released_at(w_.tensors.size(), -1);
+        for (int i = 0; i < n; ++i) {
+            const Op& op = w_.ops[i];
+            for (TensorId t : op.inputs) {
+                if (t >= n) fail(f, fmt::format("op {}: input tensor {} unknown (ids go up to {})", i, t, n - 1));
+                if (w_.tensors[t].producer == kNoOp || w_.tensors[t].producer >= i)
+                    fail(f, fmt::format("op {}: input tensor {} is not produced by an earlier operator", i, t));
+                if (released_at[t] >= 0)
+                    fail(f, fmt::format("op {}: input tensor {} used after its release at op {}", i, t, released_at[t]));
+            }
+            for (TensorId t : op.release) {
+                if (t >= n || w_.tensors[t].producer == kNoOp || w_.tensors[t].producer > i)
+                    fail(f, fmt::format("op {}: releases tensor {} which is not produced yet", i, t));
+                if (released_at[t] >= 0)
+                    fail(f, fmt::format("op {}: tensor {} released twice (first at op {})", i, t, released_at[t]));
+                released_at[t] = i;
+            }
+        }
+    }
+
+    fs::path dir_;
+    int batch_;
+    std::string model_;
+    Workload w_;
+    std::set<TensorId> sized_outputs_;
+    std::map<std::string, std::uint64_t> scratch_sizes_;
+};
+
+}  // namespace
+
+Workload load_mnn_profile(const std::string& dir, int batch, std::optional<int> forward_end) {
+    return Loader(dir, batch).load(forward_end);
+}
+
+}  // namespace memsim

@@ -1,0 +1,73 @@
+// The replayable description of one training iteration, whatever its source
+// (MNN profile, DTR log, synthetic generator). Plain value types, validated once
+// by the loader; the engine never re-validates.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace memsim {
+
+using TensorId = int;
+inline constexpr int kNoOp = -1;
+
+struct Tensor {
+    std::string name;        // as named by the source ("17", "17:0", "x81310")
+    std::uint64_t bytes = 0;
+    int producer = kNoOp;    // op index that creates it; kNoOp for constants / inputs
+    bool scratch = false;    // temporary workspace living inside its producer
+    bool constant = false;   // resident from the start, never evicted (weights, inputs)
+    // For aliasing results (DTR logs): the tensor whose storage this one shares.
+    // An alias takes no memory of its own.
+    TensorId alias_of = -1;
+};
+
+// A scratch event of an operator, in source order.
+struct ScratchEvent {
+    bool alloc = true;  // false: free
+    TensorId tensor = -1;
+};
+
+struct Op {
+    std::string name;
+    double cost_ms = 0.0;
+    std::vector<TensorId> inputs;
+    std::vector<TensorId> outputs;
+    std::vector<ScratchEvent> scratch;  // allocs happen before compute, frees after
+    std::vector<TensorId> release;      // freed after the op (last use)
+};
+
+struct Workload {
+    std::string name;    // e.g. "MobilenetV2"
+    std::string source;  // path or "synthetic:..." for messages
+    int batch = 0;
+    std::vector<Tensor> tensors;
+    std::vector<Op> ops;
+    int forward_end = 0;          // ops [0, forward_end) are the forward pass
+    std::string forward_end_rule; // how forward_end was obtained ("scenario", "inferred: ...")
+
+    [[nodiscard]] double compute_ms() const;
+    [[nodiscard]] std::size_t op_count() const { return ops.size(); }
+    [[nodiscard]] std::size_t tensor_count() const { return tensors.size(); }
+    // Tensors that are resident before op 0 runs (constants).
+    [[nodiscard]] std::vector<TensorId> initial_tensors() const;
+};
+
+// Inclusive lifetime of one tensor in operator indices (usage record of SPEC section 3).
+struct UsageRecord {
+    TensorId tensor = -1;
+    std::uint64_t bytes = 0;
+    int first_op = 0;
+    int last_op = 0;
+};
+
+// Every tensor that takes memory (outputs and scratch, aliases excluded), in order of
+// first use; never-released tensors live until the last op.
+std::vector<UsageRecord> usage_records(const Workload& w);
+
+// Feature maps: produced in the forward pass, still alive when it ends.
+std::vector<TensorId> feature_maps(const Workload& w);
+std::uint64_t feature_map_bytes(const Workload& w);
+
+}  // namespace memsim

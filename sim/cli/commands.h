@@ -1,0 +1,22 @@
+// The subcommands of the memsim CLI. Each registers itself on the CLI11 app; its
+// callback runs the library and records the process exit code.
+#pragma once
+
+#include <functional>
+
+namespace CLI {
+class App;
+}
+
+namespace memsim::cli {
+
+void register_run_command(CLI::App& app);
+void register_info_command(CLI::App& app);
+void register_generate_command(CLI::App& app);
+
+// Exit code of the subcommand that ran (0 unless it reported an error).
+int exit_code();
+// Runs `body`; prints any exception as "memsim: error: ..." on stderr and sets exit code 1.
+void guarded(const std::function<void()>& body);
+
+}  // namespace memsim::cli

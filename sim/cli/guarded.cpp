@@ -1,0 +1,23 @@
+#include <exception>
+#include <iostream>
+
+#include "sim/cli/commands.h"
+
+namespace memsim::cli {
+
+namespace {
+int g_exit_code = 0;
+}
+
+int exit_code() { return g_exit_code; }
+
+void guarded(const std::function<void()>& body) {
+    try {
+        body();
+    } catch (const std::exception& e) {
+        std::cerr << "memsim: error: " << e.what() << "\n";
+        g_exit_code = 1;
+    }
+}
+
+}  // namespace memsim::cli

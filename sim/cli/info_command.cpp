@@ -1,0 +1,49 @@
+// memsim info: static facts about a workload (no simulation).
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "models/alloc/os_allocator.h"
+#include "models/alloc/pool_allocator.h"
+#include "models/workload/mnn_profile.h"
+#include "models/workload/replay.h"
+#include "sim/cli/commands.h"
+#include "sim/scenario/units.h"
+#include "sim/workload_info.h"
+
+namespace memsim::cli {
+
+void register_info_command(CLI::App& app) {
+    struct Options {
+        std::string profile;
+        int batch = 0;
+        std::optional<int> forward_end;
+        bool json = false;
+        std::string disk_bandwidth = "104094472B/4.452s";
+    };
+    auto opt = std::make_shared<Options>();
+    CLI::App* cmd = app.add_subcommand("info", "Static facts about a profiled workload: sizes, peaks, feature maps");
+    cmd->add_option("profile", opt->profile, "MNN profile folder (e.g. ../shared/profiles/MobilenetV2)")->required();
+    cmd->add_option("--batch,-b", opt->batch, "Batch size of the profile files to read")->required();
+    cmd->add_option("--forward-end", opt->forward_end, "First backward operator (default: inferred)");
+    cmd->add_option("--disk-bandwidth", opt->disk_bandwidth,
+                    "Disk rate for the swap-time lower bound (default: the profiled phone, 104094472B/4.452s)");
+    cmd->add_flag("--json", opt->json, "Print one JSON object instead of a table");
+    cmd->callback([opt]() {
+        guarded([&]() {
+            const Workload w = load_mnn_profile(opt->profile, opt->batch, opt->forward_end);
+            const nlohmann::json info = workload_info(w, parse_rate_bytes_per_s(opt->disk_bandwidth));
+            if (opt->json) {
+                std::cout << info.dump(2) << "\n";
+                return;
+            }
+            for (const auto& [key, value] : info.items())
+                std::cout << fmt::format("{:<28} {}\n", key, value.is_string() ? value.get<std::string>() : value.dump());
+        });
+    });
+}
+
+}  // namespace memsim::cli

@@ -1,0 +1,20 @@
+// memsim command line: parse arguments, call the library, print. No logic here.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "sim/cli/commands.h"
+
+int main(int argc, char** argv) {
+    CLI::App app{"memsim: a SimGrid simulator of the memory side of deep-learning training"};
+    app.require_subcommand(1);
+    memsim::cli::register_run_command(app);
+    memsim::cli::register_info_command(app);
+    memsim::cli::register_generate_command(app);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    }
+    return memsim::cli::exit_code();
+}

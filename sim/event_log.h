@@ -1,0 +1,51 @@
+// Everything a run did, in simulated time: the single source every output
+// (summary, events.csv, Gantt chart, Chrome trace) reads. Lanes are strings so a
+// new kind of activity shows up in every output without touching the renderers.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace memsim {
+
+namespace lane {
+inline constexpr const char* kCompute = "compute";
+inline constexpr const char* kRecompute = "recompute";
+inline constexpr const char* kDiskWrite = "disk_write";
+inline constexpr const char* kDiskRead = "disk_read";
+inline constexpr const char* kStall = "stall";
+}  // namespace lane
+
+struct Activity {
+    std::string lane;        // one of lane::k*, or any new kind
+    double start_ms = 0.0;
+    double end_ms = 0.0;
+    int op = -1;             // operator index the activity belongs to (-1: none)
+    std::string label;       // operator name, or a short description
+    std::vector<int> tensors;
+    std::uint64_t bytes = 0;
+};
+
+struct MemorySample {
+    double time_ms = 0.0;
+    std::uint64_t bytes_in_use = 0;  // allocator footprint after the event
+    std::uint64_t live_bytes = 0;    // exact live tensor bytes
+};
+
+struct EventLog {
+    std::vector<Activity> activities;
+    std::vector<MemorySample> memory;
+    std::optional<std::uint64_t> budget_bytes;
+    double forward_end_ms = -1.0;  // when the forward pass ended (-1: unknown)
+
+    void add(Activity a) { activities.push_back(std::move(a)); }
+    void sample(double time_ms, std::uint64_t in_use, std::uint64_t live) {
+        // Every change is kept (several per instant too): the curve must show transient peaks.
+        if (!memory.empty() && memory.back().bytes_in_use == in_use && memory.back().live_bytes == live) return;
+        memory.push_back({time_ms, in_use, live});
+    }
+};
+
+}  // namespace memsim
