@@ -1,0 +1,50 @@
+// Which resident tensor to evict when an allocation does not fit the budget
+// (SPEC section 5). The engine owns the state and the eviction loop; a heuristic
+// only scores. Candidates are given in insertion order (the order in which they
+// last became resident), so "most recently inserted" is the last one.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/workload/workload.h"
+
+namespace memsim {
+
+// What a heuristic may look at; implemented by the engine's memory manager.
+class EvictionView {
+public:
+    virtual ~EvictionView() = default;
+    [[nodiscard]] virtual const Workload& workload() const = 0;
+    [[nodiscard]] virtual double now_ms() const = 0;                  // the policy's clock
+    [[nodiscard]] virtual bool resident(TensorId t) const = 0;
+    [[nodiscard]] virtual bool evicted(TensorId t) const = 0;         // dropped, recomputable
+    [[nodiscard]] virtual double last_access_ms(TensorId t) const = 0;
+    [[nodiscard]] virtual int recompute_count(TensorId t) const = 0;
+    [[nodiscard]] virtual double compute_cost_ms(TensorId t) const = 0;  // its producer's cost
+    [[nodiscard]] virtual std::uint64_t free_neighbour_bytes(TensorId t) const = 0;
+};
+
+struct HeuristicParams {
+    std::uint64_t seed = 0;                          // random
+    double a = 1.0, b = 1.0001, c = 1.0, d = 1.0;    // megengine
+};
+
+class EvictionHeuristic {
+public:
+    virtual ~EvictionHeuristic() = default;
+    [[nodiscard]] virtual std::string name() const = 0;
+    // Index into `candidates` of the tensor to evict (candidates is non-empty).
+    virtual std::size_t choose(const EvictionView& view, const std::vector<TensorId>& candidates) = 0;
+    // State updates for heuristics that track evicted groups (dtr, dtr_eq).
+    virtual void on_evicted(const EvictionView& /*view*/, TensorId /*t*/) {}
+    virtual void on_rematerialized(const EvictionView& /*view*/, TensorId /*t*/) {}
+};
+
+std::vector<std::string> eviction_heuristic_names();
+// Throws std::invalid_argument for an unknown name.
+std::unique_ptr<EvictionHeuristic> make_eviction_heuristic(const std::string& name, const HeuristicParams& params);
+
+}  // namespace memsim
