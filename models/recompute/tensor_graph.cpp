@@ -1,0 +1,113 @@
+#include "models/recompute/tensor_graph.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace memsim {
+
+namespace {
+
+void add_unique(std::vector<TensorId>& list, TensorId t) {
+    if (std::find(list.begin(), list.end(), t) == list.end()) list.push_back(t);
+}
+
+}  // namespace
+
+TensorGraph build_tensor_graph(const Workload& w) {
+    const auto n = w.tensors.size();
+    TensorGraph g;
+    g.storage_of.resize(n);
+    for (TensorId t = 0; t < static_cast<TensorId>(n); ++t) {
+        TensorId root = t;
+        // Alias chains point backwards (to an earlier tensor), so this terminates.
+        while (w.tensors[root].alias_of >= 0) root = w.tensors[root].alias_of;
+        g.storage_of[t] = root;
+    }
+    g.parents.assign(n, {});
+    g.children.assign(n, {});
+    for (const Op& op : w.ops) {
+        for (TensorId out : op.outputs) {
+            const TensorId so = g.storage_of[out];
+            for (TensorId in : op.inputs) {
+                const TensorId si = g.storage_of[in];
+                if (si == so) continue;
+                add_unique(g.parents[so], si);
+                add_unique(g.children[si], so);
+            }
+        }
+    }
+    return g;
+}
+
+const TensorGraph& TensorGraphCache::get(const Workload& w) {
+    if (owner_ != &w) {
+        graph_ = build_tensor_graph(w);
+        owner_ = &w;
+    }
+    return graph_;
+}
+
+double evicted_region_cost(const EvictionView& view, const TensorGraph& g, TensorId s, bool forward, bool backward) {
+    double cost = 0.0;
+    std::vector<char> seen(g.storage_of.size(), 0);
+    seen[s] = 1;
+    std::vector<TensorId> stack{s};
+    while (!stack.empty()) {
+        const TensorId cur = stack.back();
+        stack.pop_back();
+        auto visit = [&](const std::vector<TensorId>& next) {
+            for (TensorId u : next) {
+                if (seen[u] || !view.evicted(u)) continue;
+                seen[u] = 1;
+                cost += view.compute_cost_ms(u);
+                stack.push_back(u);
+            }
+        };
+        // Forward and backward regions are walked separately (a forward region never
+        // turns back), as the DTR runtime's two regions do.
+        if (forward) visit(g.children[cur]);
+        if (backward && !forward) visit(g.parents[cur]);
+    }
+    if (forward && backward) {
+        std::fill(seen.begin(), seen.end(), 0);
+        seen[s] = 1;
+        stack.assign(1, s);
+        while (!stack.empty()) {
+            const TensorId cur = stack.back();
+            stack.pop_back();
+            for (TensorId u : g.parents[cur]) {
+                if (seen[u] || !view.evicted(u)) continue;
+                seen[u] = 1;
+                cost += view.compute_cost_ms(u);
+                stack.push_back(u);
+            }
+        }
+    }
+    return cost;
+}
+
+std::vector<TensorId> evicted_neighbours(const EvictionView& view, const TensorGraph& g, TensorId s) {
+    std::vector<TensorId> out;
+    for (TensorId u : g.parents[s])
+        if (u != s && view.evicted(u)) add_unique(out, u);
+    for (TensorId u : g.children[s])
+        if (u != s && view.evicted(u)) add_unique(out, u);
+    return out;
+}
+
+std::size_t pick_lowest_score(const std::vector<double>& scores) {
+    std::size_t best = 0;
+    double best_score = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < scores.size(); ++i) {
+        if (scores[i] <= best_score) {
+            best_score = scores[i];
+            best = i;
+        }
+        if (scores[i] == 0.0) break;
+    }
+    return best;
+}
+
+double staleness_ms(const EvictionView& view, TensorId t) { return view.now_ms() - view.last_access_ms(t); }
+
+}  // namespace memsim

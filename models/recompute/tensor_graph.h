@@ -1,0 +1,47 @@
+// Storage-level adjacency of a workload for heuristics that look at evicted
+// neighbourhoods (dtr, dtr_eq, msps, megengine). Aliases are folded into the tensor
+// whose storage they share, as the DTR runtime does: a storage's parents/children are
+// the union over the tensors living in it.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "models/recompute/eviction_heuristic.h"
+
+namespace memsim {
+
+struct TensorGraph {
+    std::vector<TensorId> storage_of;              // tensor -> root of its alias chain
+    std::vector<std::vector<TensorId>> parents;    // storage -> storages of its producers' inputs
+    std::vector<std::vector<TensorId>> children;   // storage -> storages produced by its consumers
+};
+
+TensorGraph build_tensor_graph(const Workload& w);
+
+// Rebuilt only when the heuristic is used with another workload.
+class TensorGraphCache {
+public:
+    const TensorGraph& get(const Workload& w);
+
+private:
+    const Workload* owner_ = nullptr;
+    TensorGraph graph_;
+};
+
+// Sum of compute_cost_ms over the evicted storages reachable from `s` through evicted
+// storages only, forward (children) and/or backward (parents); `s` itself excluded.
+double evicted_region_cost(const EvictionView& view, const TensorGraph& g, TensorId s, bool forward, bool backward);
+
+// Evicted direct neighbours (parents and children) of `s`, each once, `s` excluded.
+std::vector<TensorId> evicted_neighbours(const EvictionView& view, const TensorGraph& g, TensorId s);
+
+// The published DTR runtime's selection rule: the lowest score wins, among equal
+// scores the last candidate (most recently inserted); a score of exactly 0 is taken at
+// once (the first such candidate), as the runtime stops scanning there.
+std::size_t pick_lowest_score(const std::vector<double>& scores);
+
+// now - last access, in the view's clock.
+double staleness_ms(const EvictionView& view, TensorId t);
+
+}  // namespace memsim
