@@ -1,6 +1,95 @@
+// memsim run: one scenario, one simulation, a summary.
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "models/workload/input_error.h"
 #include "sim/cli/commands.h"
+#include "sim/scenario/scenario.h"
+#include "sim/simulation.h"
+#include "models/workload/example_mlp.h"
+#include "sim/workload_factory.h"
+
 namespace memsim::cli {
-void register_run_command(CLI::App&) {}
-void register_generate_command(CLI::App&) {}
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void write_summary(const RunResult& r, const Scenario& s, const std::string& dir) {
+    fs::create_directories(dir);
+    nlohmann::json j = to_json(r.summary);
+    j["scenario_resolved"] = yaml_to_json(s.resolved);
+    const fs::path path = fs::path(dir) / "summary.json";
+    std::ofstream out(path);
+    if (!out) throw InputError(fmt::format("{}: cannot write", path.string()));
+    out << j.dump(2) << "\n";
 }
+
+}  // namespace
+
+void register_run_command(CLI::App& app) {
+    struct Options {
+        std::string scenario;
+        std::vector<std::string> sets;
+        std::string out;
+        bool quiet = false;
+    };
+    auto opt = std::make_shared<Options>();
+    CLI::App* cmd = app.add_subcommand("run", "Simulate one scenario and print its summary");
+    cmd->add_option("scenario", opt->scenario, "Scenario YAML file")->required()->check(CLI::ExistingFile);
+    cmd->add_option("--set", opt->sets, "Override a scenario key by dotted path, e.g. --set workload.batch=8")
+        ->take_all()
+        ->allow_extra_args(false);
+    cmd->add_option("--out", opt->out, "Output folder (default: the scenario's output.dir, else out/<name>)");
+    cmd->add_flag("--quiet,-q", opt->quiet, "Print nothing but errors");
+    cmd->callback([opt]() {
+        guarded([&]() {
+            const Scenario s = load_scenario(opt->scenario, opt->sets);
+            const Workload w = load_workload(s);
+            const RunResult r = simulate(w, s);
+            const std::string dir = opt->out.empty() ? s.output.dir : opt->out;
+            write_summary(r, s, dir);
+            if (!opt->quiet) {
+                std::cout << to_table(r.summary);
+                if (s.resolved["sweep"])
+                    std::cout << "note       this scenario has a sweep: section; run it with `memsim sweep " << opt->scenario
+                              << "` (this run is its base point)\n";
+                std::cout << "wrote      " << (fs::path(dir) / "summary.json").string() << "\n";
+            }
+        });
+    });
+}
+
+void register_generate_command(CLI::App& app) {
+    struct Options {
+        std::string out;
+        std::vector<int> batches{1, 2, 4, 8};
+        int layers = 4;
+        int width = 512;
+    };
+    auto opt = std::make_shared<Options>();
+    CLI::App* cmd = app.add_subcommand("generate", "Write the example MLP training iteration as an MNN profile folder");
+    cmd->add_option("out", opt->out, "Folder to write")->required();
+    cmd->add_option("--batch", opt->batches, "Batch sizes to write")->take_all();
+    cmd->add_option("--layers", opt->layers, "Hidden layers");
+    cmd->add_option("--width", opt->width, "Hidden layer width");
+    cmd->callback([opt]() {
+        guarded([&]() {
+            for (int b : opt->batches) {
+                MlpShape shape;
+                shape.batch = b;
+                shape.layers = opt->layers;
+                shape.hidden = opt->width;
+                write_mnn_profile(make_example_mlp(shape), opt->out);
+            }
+            std::cout << "wrote " << opt->out << "\n";
+        });
+    });
+}
+
+}  // namespace memsim::cli

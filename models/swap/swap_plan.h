@@ -1,0 +1,33 @@
+// Which tensors go to disk and when (SPEC section 4, selection). A plan lists, per
+// operator, the tensors to swap out after it and the tensors to swap in for it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "models/workload/workload.h"
+
+namespace memsim {
+
+struct SwapPlan {
+    std::vector<std::vector<TensorId>> out_after;  // per op: written to disk after the op
+    std::vector<std::vector<TensorId>> in_for;     // per op: read back before the op runs
+    std::vector<TensorId> selected;                // every swapped tensor
+    std::uint64_t selected_bytes = 0;
+};
+
+// The reference rule: every feature map goes out right after the last forward op that
+// touches it (inputs first, then outputs, in op order) and comes back for the first
+// backward op that reads it.
+SwapPlan plan_feature_maps(const Workload& w);
+
+// Budget-driven: only as many feature maps as needed to keep the live-bytes peak (os
+// view, writes and reads taken as instantaneous) under `budget`. Greedy: while some
+// operator boundary exceeds the budget, swap the not-yet-chosen feature map that is
+// idle across the worst boundary with the largest size x idle compute time
+// (ties: lower tensor id). Stops when nothing more helps; the engine then enforces the
+// budget at run time (waiting for writes, or failing with oom).
+SwapPlan plan_budget(const Workload& w, std::uint64_t budget);
+
+}  // namespace memsim

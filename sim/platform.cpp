@@ -1,0 +1,31 @@
+#include "sim/platform.h"
+
+#include <xbt/log.h>
+
+namespace memsim {
+
+SimPlatform build_platform(const PlatformSpec& spec) {
+    // One Engine per process (SimGrid aborts on a second one): created on first use and
+    // kept; later simulations in the same process reuse it and measure time relative to
+    // their own start, since the clock never goes back.
+    static SimPlatform platform;
+    if (!platform.gpu) {
+        static int argc = 1;
+        static char name[] = "memsim";
+        static char* argv[] = {name, nullptr};
+        new simgrid::s4u::Engine(&argc, argv);
+        xbt_log_control_set("root.thres:critical");
+        auto* zone = simgrid::s4u::create_full_zone("root");
+        // 1000 flop/s: executing C flops lasts C ms; speed scaling divides the amount.
+        platform.gpu = zone->create_host("gpu", 1e3);
+        platform.disk = platform.gpu->create_disk("disk", spec.disk.read_bytes_per_s * SimPlatform::kDiskScale,
+                                                  spec.disk.write_bytes_per_s * SimPlatform::kDiskScale);
+        zone->seal();
+        return platform;
+    }
+    platform.disk->set_read_bandwidth(spec.disk.read_bytes_per_s * SimPlatform::kDiskScale);
+    platform.disk->set_write_bandwidth(spec.disk.write_bytes_per_s * SimPlatform::kDiskScale);
+    return platform;
+}
+
+}  // namespace memsim

@@ -1,0 +1,23 @@
+// The SimGrid platform built in code from a scenario's platform section: a GPU host
+// on which operator i is an execution of cost_ms[i] / speed_scale flops at 1000 flop/s
+// (so it lasts that many simulated milliseconds), and a disk attached to it.
+#pragma once
+
+#include <simgrid/s4u.hpp>
+
+#include "sim/scenario/scenario.h"
+
+namespace memsim {
+
+struct SimPlatform {
+    simgrid::s4u::Host* gpu = nullptr;
+    simgrid::s4u::Disk* disk = nullptr;
+    // SimGrid 3.32's disk model rounds progress to whole bytes at every event; scaling
+    // bytes and bandwidths by this factor makes I/O durations exact (SIMGRID_NOTES.md).
+    static constexpr double kDiskScale = 1e6;
+};
+
+// Creates the one SimGrid engine of this process (quiet logs) and the platform.
+SimPlatform build_platform(const PlatformSpec& spec);
+
+}  // namespace memsim

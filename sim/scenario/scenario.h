@@ -1,0 +1,101 @@
+// A scenario: the question a user asks (workload, platform, policy, outputs), read
+// from YAML, with --set overrides by dotted path, units, and validation against a
+// schema (unknown keys are errors with the closest valid key suggested).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include "models/recompute/eviction_heuristic.h"
+
+namespace memsim {
+
+struct WorkloadSpec {
+    std::string profile;   // MNN profile folder
+    int batch = 0;
+    std::optional<int> forward_end;
+    std::string dtr_log;   // DTR operator log
+    std::string synthetic; // built-in generator name
+    std::map<std::string, double> synthetic_params;
+};
+
+struct DiskSpec {
+    double read_bytes_per_s = 104094472.0 / 4.452;  // the profiled phone
+    double write_bytes_per_s = 104094472.0 / 4.452;
+    double read_latency_ms = 0.0;
+    double write_latency_ms = 0.0;
+};
+
+struct PlatformSpec {
+    std::string name = "default";
+    double gpu_speed_scale = 1.0;
+    DiskSpec disk;
+    std::optional<std::uint64_t> memory_budget;
+};
+
+enum class PrefetchKind { Eager, LeadOps, LeadMs, JustInTime };
+
+struct PrefetchSpec {
+    PrefetchKind kind = PrefetchKind::Eager;
+    int lead_ops = 0;
+    double lead_ms = 0.0;
+};
+
+struct SwapSpec {
+    std::string mode = "none";           // none | sync | semi_sync | async
+    std::string select = "feature_maps"; // feature_maps | budget | fixed_buffer
+    PrefetchSpec prefetch;
+};
+
+struct RecomputeSpec {
+    std::string heuristic;  // empty: no dynamic recomputation
+    std::string planner;    // empty: no planned recomputation
+    HeuristicParams params;
+    std::optional<double> max_overhead;
+};
+
+struct PolicySpec {
+    std::string allocator = "os";
+    std::string semantics = "simulated";  // simulated | reference | dtr
+    SwapSpec swap;
+    RecomputeSpec recompute;
+    bool hybrid = false;
+};
+
+struct OutputSpec {
+    std::string dir;  // default out/<scenario name>
+    bool events = false;
+    bool gantt = false;
+    bool trace = false;
+};
+
+struct Scenario {
+    std::string name;
+    std::string description;
+    std::string file;         // where it was read from ("" when built in code)
+    YAML::Node resolved;      // after platform-file inlining and --set overrides
+    WorkloadSpec workload;
+    PlatformSpec platform;
+    PolicySpec policy;
+    OutputSpec output;
+};
+
+// Reads `path`, applies `overrides` ("dotted.key=value", value parsed as YAML), validates.
+// Throws InputError naming the file, the key and the value.
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {});
+// Same, from YAML text (tests); relative paths resolve against `base_dir`.
+Scenario parse_scenario(const std::string& yaml_text, const std::string& label,
+                        const std::vector<std::string>& overrides = {}, const std::string& base_dir = ".");
+
+// Applies one "dotted.key=value" override to a YAML tree (creating maps as needed).
+void apply_override(YAML::Node& root, const std::string& assignment, const std::string& label);
+nlohmann::json yaml_to_json(const YAML::Node& node);
+std::string closest_match(const std::string& word, const std::vector<std::string>& choices);
+
+}  // namespace memsim
