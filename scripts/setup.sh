@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs memsim's Debian 12 dependencies, builds into build/, and runs the shipped
+# example scenario. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(build-essential cmake ninja-build pkg-config
+          libsimgrid-dev libboost-graph-dev libyaml-cpp-dev catch2 nlohmann-json3-dev
+          libcli11-dev libfmt-dev
+          chromium)  # chromium: headless browser for the Gantt chart tests and screenshots
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "== installing: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+echo "== building into build/"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j"$(nproc)"
+
+if [ "${1:-}" != "--no-run" ]; then
+  echo "== running scenarios/example.yaml"
+  ./build/memsim run scenarios/example.yaml
+fi
