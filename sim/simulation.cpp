@@ -34,8 +34,7 @@ struct TensorState {
     Where where = Where::Absent;
     bool writing = false;         // a write is queued or in flight; memory still held
     bool written = false;         // write done, memory held until the policy frees it
-    bool keep_resident = false;   // the write must not free it (reference end-of-forward quirk)
-    bool read_after_write = false;  // a read was asked for while the write was pending
+    bool keep_resident = false;   // the write must not free it: needed again before it ended
     bool reading = false;         // read queued or in flight; memory already allocated
     bool released = false;        // its last use is behind it
     bool has_disk_copy = false;
@@ -359,12 +358,6 @@ private:
         TensorState& st = state_[t];
         st.where = st.released ? Where::Absent : Where::OnDisk;
         st.written = false;
-        if (st.read_after_write && st.where == Where::OnDisk) {
-            st.read_after_write = false;
-            // Without a budget the read goes straight into the queue; under a budget the
-            // GPU stream reads it on demand (the disk actor must never wait for memory).
-            if (!budget_) enqueue_read(t, op);
-        }
     }
 
     // Frees every finished write in FIFO order (reference semantics' sync points).
@@ -397,14 +390,6 @@ private:
         if (st.where == Where::OnDisk && !st.reading) enqueue_read(t, op);
     }
 
-    // A read asked for while the write is still pending is issued when the write ends
-    // (the FIFO keeps them in order; memory is freed by the write, taken by the read).
-    bool defer_until_written(TensorId t) {
-        TensorState& st = state_[t];
-        if (st.where != Where::Resident || !(st.writing || st.written)) return false;
-        st.read_after_write = true;
-        return true;
-    }
 
     void ensure_resident(TensorId t, int op, int depth = 0) {
         if (depth > static_cast<int>(w_.ops.size()) + 1)
@@ -416,11 +401,14 @@ private:
             return;
         }
         if (st.where == Where::Resident) {
-            if (st.read_after_write) {
-                wait_until([&] { return state_[t].where != Where::Resident || !state_[t].read_after_write; }, op,
-                           "waiting for a swap-out before its swap-in");
-                ensure_resident(t, op, depth + 1);
-                return;
+            if (st.writing || st.written) {
+                // Needed before its swap-out freed it: it is still in memory, so it is used
+                // in place and kept (the write still runs; no read is needed).
+                st.keep_resident = true;
+                if (st.written) {
+                    st.written = false;
+                    written_unfreed_.erase(std::find(written_unfreed_.begin(), written_unfreed_.end(), t));
+                }
             }
             if (st.reading) wait_until([&] { return !state_[t].reading; }, op, "waiting for a swap-in");
             return;
@@ -528,7 +516,7 @@ private:
         before_op(i);
         // Inputs of the running operator are locked (not evictable) while it needs them.
         for (TensorId t : op.inputs) ++state_[t].locks;
-        for (TensorId t : op.inputs) ensure_resident(t, i);
+        make_inputs_resident(i);
         for (TensorId t : op.inputs) ++state_[t].next_use;
         for (TensorId t : op.outputs) {
             allocate(t, i);
@@ -565,7 +553,8 @@ private:
             }
             if (i + 1 < static_cast<int>(w_.ops.size())) issue_group(i + 1, i);  // read for op i+1 alongside op i
         } else {
-            wait_group(i);  // inputs are waited for one by one in ensure_resident anyway
+            // This op's own inputs first: prefetches for later ops must not queue ahead of them.
+            make_inputs_resident(i);
             prefetch_at(i);
         }
         wait_group(i);
@@ -619,11 +608,16 @@ private:
         }
     }
 
+    // Issues every needed read at once (FIFO order = input order), then waits for each.
+    void make_inputs_resident(int i) {
+        for (TensorId t : w_.ops[i].inputs) swap_in_now(t, i);
+        for (TensorId t : w_.ops[i].inputs) ensure_resident(t, i);
+    }
+
     void issue_group(int consumer, int at_op) {
-        for (TensorId t : swap_.in_for[consumer]) {
-            if (defer_until_written(t)) continue;
-            swap_in_now(t, at_op);
-        }
+        // Only tensors already on disk; one whose write is still pending is handled on
+        // demand (used in place if still resident, read if gone by then).
+        for (TensorId t : swap_.in_for[consumer]) swap_in_now(t, at_op);
     }
 
     void wait_group(int consumer) {

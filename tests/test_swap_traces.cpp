@@ -1,0 +1,110 @@
+// Tiny traces whose swap timings are worked out on paper. Disk: 100 B/ms both ways.
+#include <catch2/catch.hpp>
+
+#include "sim/scenario/scenario.h"
+#include "sim/simulation.h"
+#include "test_support.h"
+
+using namespace memsim;
+
+namespace {
+
+RunResult run(const Workload& w, const std::string& policy, const std::string& extra_platform = "") {
+    const Scenario s = parse_scenario("workload: {synthetic: mlp}\nplatform: {disk: {bandwidth: 100000B/s}" + extra_platform +
+                                          "}\npolicy: " + policy + "\n",
+                                      "test");
+    return simulate(w, s);
+}
+
+// op0: t0 = 1000 B, 5 ms. op1: t1 = 10 B, 20 ms (t0 idle). Forward ends.
+// op2: reads t0 and t1, 5 ms, releases both; t2 = 10 B.
+Workload overlap_trace() {
+    return test::WorkloadBuilder().op(5, 1000, {}, {}).op(20, 10, {}, {}).op(5, 10, {0, 1}, {0, 1}).build(2);
+}
+
+}  // namespace
+
+TEST_CASE("async: the write of t0 overlaps op1 and op2 read queues behind the write of t1 and stalls it") {
+    // op0 0-5; write t0 5-15 (during op1 5-25); write t1 25-25.1.
+    // op2 at 25 reads t0: queued behind write t1, 25.1-35.1; then t1 (on disk at 25.1): 35.1-35.2.
+    // op2 runs 35.2-40.2: stall 10.2 ms.
+    const RunResult r = run(overlap_trace(), "{swap: {mode: async}}");
+    CHECK(r.summary.time_ms == Approx(40.2).epsilon(1e-12));
+    CHECK(r.summary.stall_ms == Approx(10.2).epsilon(1e-12));
+    CHECK(r.summary.bytes_written == 1010);
+    CHECK(r.summary.bytes_read == 1010);
+    CHECK(r.summary.swapped_tensors == 2);
+    // During op1: t0 (write in flight until 15) + t1 = 1010. During op2: t0 + t1 + t2 = 1020.
+    CHECK(r.summary.live_peak_bytes == 1020);
+    const auto& acts = r.log.activities;
+    const auto write_t0 = std::find_if(acts.begin(), acts.end(), [](const Activity& a) { return a.lane == "disk_write" && a.label == "0"; });
+    REQUIRE(write_t0 != acts.end());
+    CHECK(write_t0->start_ms == Approx(5.0));
+    CHECK(write_t0->end_ms == Approx(15.0));
+}
+
+TEST_CASE("sync: every swap is serialised with compute") {
+    // op0 0-5, write t0 5-15, op1 15-35, write t1 35-35.1, read t0 35.1-45.1, read t1 45.1-45.2, op2 45.2-50.2.
+    const RunResult r = run(overlap_trace(), "{swap: {mode: sync}}");
+    CHECK(r.summary.time_ms == Approx(50.2).epsilon(1e-12));
+    CHECK(r.summary.stall_ms == Approx(20.2).epsilon(1e-12));
+    // t0 is gone during op1: live there is t1 = 10; the peak is op0 + its write (1000),
+    // then op2 with both read back and t2: 1020.
+    CHECK(r.summary.live_peak_bytes == 1020);
+}
+
+TEST_CASE("semi_sync: the write of op0 runs alongside op1 and the backward read waits for the last write") {
+    // op0 0-5; write t0 5-15 alongside op1 5-25 (done before op2: no wait); write t1 25-25.1;
+    // backward start waits for it, reads t0 25.1-35.1 and t1 35.1-35.2; op2 35.2-40.2.
+    const RunResult r = run(overlap_trace(), "{swap: {mode: semi_sync}}");
+    CHECK(r.summary.time_ms == Approx(40.2).epsilon(1e-12));
+    CHECK(r.summary.stall_ms == Approx(10.2).epsilon(1e-12));
+}
+
+namespace {
+
+// Forward: op0 t0 = 1000 B 1 ms; op1 t1 = 1000 B 1 ms; op2 t2 = 10 B 30 ms. F = 3.
+// Backward: op3 reads t2 (30 ms); op4 reads t1 (1 ms); op5 reads t3 (30 ms); op6 reads t0 (1 ms).
+Workload prefetch_trace() {
+    return test::WorkloadBuilder()
+        .op(1, 1000, {}, {})
+        .op(1, 1000, {}, {})
+        .op(30, 10, {}, {})
+        .op(30, 10, {2}, {2})
+        .op(1, 10, {1}, {1})
+        .op(30, 10, {3}, {3})
+        .op(1, 10, {0}, {0, 4, 5})
+        .build(3);
+}
+
+}  // namespace
+
+TEST_CASE("async eager vs just_in_time: same time, JIT holds t0 back until it is needed") {
+    // Writes: t0 1-11, t1 11-21, t2 32-32.1. op3 at 32 uses t2 in place (its write is still running).
+    // eager at 32: reads t1 32.1-42.1 and t0 42.1-52.1; during op3 both are resident: 10+10+1000+1000.
+    const RunResult eager = run(prefetch_trace(), "{swap: {mode: async, prefetch: eager}}");
+    CHECK(eager.summary.time_ms == Approx(94.0).epsilon(1e-12));
+    CHECK(eager.summary.stall_ms == Approx(0.0).margin(1e-9));
+    CHECK(eager.summary.live_peak_bytes == 2020);
+    // just_in_time: t1 must go at 32 (issued at op4's start, 62, it would end at 72 > 62);
+    // t0 waits until op5 starts (63): 63-73, before op6 needs it at 93. t1 is freed after op4.
+    const RunResult jit = run(prefetch_trace(), "{swap: {mode: async, prefetch: just_in_time}}");
+    CHECK(jit.summary.time_ms == Approx(94.0).epsilon(1e-12));
+    CHECK(jit.summary.stall_ms == Approx(0.0).margin(1e-9));
+    CHECK(jit.summary.live_peak_bytes == 2010);  // op0/op1 in forward: t0 + t1 + write in flight, then 1030 in backward
+    const auto read_t0 = std::find_if(jit.log.activities.begin(), jit.log.activities.end(),
+                                      [](const Activity& a) { return a.lane == "disk_read" && a.label == "0"; });
+    REQUIRE(read_t0 != jit.log.activities.end());
+    CHECK(read_t0->start_ms == Approx(63.0));
+    CHECK(read_t0->end_ms == Approx(73.0));
+}
+
+TEST_CASE("async lead_ops: a read issued one op ahead stalls when the disk is slower than compute") {
+    // lead_ops 1: t1 is read at op3's start (op4 - 1), 32.1-42.1; t0 at op5's start (63), 63-73.
+    const RunResult r = run(prefetch_trace(), "{swap: {mode: async, prefetch: {lead_ops: 1}}}");
+    CHECK(r.summary.time_ms == Approx(94.0).epsilon(1e-12));
+    // lead_ops 0: t1 is read when op4 needs it (62-72): 10 ms stall; t0 at op6 (83-93): 10 ms more.
+    const RunResult late = run(prefetch_trace(), "{swap: {mode: async, prefetch: {lead_ops: 0}}}");
+    CHECK(late.summary.time_ms == Approx(114.0).epsilon(1e-12));
+    CHECK(late.summary.stall_ms == Approx(20.0).epsilon(1e-12));
+}
