@@ -1,0 +1,324 @@
+#include "models/workload/dtr_log.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <unordered_map>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "models/alloc/os_allocator.h"
+#include "models/workload/input_error.h"
+
+namespace memsim {
+
+namespace {
+
+using nlohmann::json;
+
+struct Line {
+    int number = 0;
+    json value;
+};
+
+class DtrLogReader {
+public:
+    explicit DtrLogReader(std::string path) : path_(std::move(path)) {}
+
+    DtrLog read() {
+        std::ifstream in(path_);
+        if (!in) throw InputError(fmt::format("{}: cannot open DTR log", path_));
+        std::vector<Line> lines;
+        std::string text;
+        int number = 0;
+        int start_index = -1;
+        while (std::getline(in, text)) {
+            ++number;
+            if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+            Line line{number, {}};
+            try {
+                line.value = json::parse(text);
+            } catch (const json::parse_error& e) {
+                throw InputError(fmt::format("{}:{}: malformed JSON line '{}': {}", path_, number, shorten(text), e.what()));
+            }
+            if (!line.value.is_object())
+                throw InputError(fmt::format("{}:{}: expected a JSON object, got '{}'", path_, number, shorten(text)));
+            if (start_index < 0 && line.value.value("INSTRUCTION", json()) == "ANNOTATE" &&
+                line.value.value("ANNOTATION", json()) == "START")
+                start_index = static_cast<int>(lines.size());
+            lines.push_back(std::move(line));
+        }
+        w_.source = path_;
+        w_.name = std::filesystem::path(path_).filename().string();
+        w_.batch = 0;
+        lines_ = std::move(lines);
+        for (pos_ = start_index < 0 ? 0 : static_cast<std::size_t>(start_index); pos_ < lines_.size(); ++pos_)
+            handle(lines_[pos_]);
+        finish();
+        return DtrLog{std::move(w_), std::move(arrival_)};
+    }
+
+private:
+    static std::string shorten(const std::string& s) { return s.size() > 120 ? s.substr(0, 117) + "..." : s; }
+
+    [[noreturn]] void fail(const Line& line, const std::string& what) const {
+        throw InputError(fmt::format("{}:{}: {}", path_, line.number, what));
+    }
+
+    std::string string_field(const Line& line, const char* key) const {
+        const auto it = line.value.find(key);
+        if (it == line.value.end()) fail(line, fmt::format("missing field {}", key));
+        if (!it->is_string()) fail(line, fmt::format("field {} must be a string, got {}", key, it->dump()));
+        return it->get<std::string>();
+    }
+
+    // Sizes, times, indices: strings in the logs ("123"), plain integers accepted too.
+    long long integer_field(const Line& line, const char* key, long long minimum) const {
+        const auto it = line.value.find(key);
+        if (it == line.value.end()) fail(line, fmt::format("missing field {}", key));
+        long long v = 0;
+        if (it->is_number_integer()) {
+            v = it->get<long long>();
+        } else if (it->is_string()) {
+            const std::string s = it->get<std::string>();
+            std::size_t used = 0;
+            try {
+                v = std::stoll(s, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (s.empty() || used != s.size())
+                fail(line, fmt::format("field {} must be an integer, got \"{}\"", key, s));
+        } else {
+            fail(line, fmt::format("field {} must be an integer, got {}", key, it->dump()));
+        }
+        if (v < minimum) fail(line, fmt::format("field {} must be >= {}, got {}", key, minimum, v));
+        return v;
+    }
+
+    std::vector<std::string> string_list(const Line& line, const char* key) const {
+        const auto it = line.value.find(key);
+        if (it == line.value.end() || !it->is_array()) fail(line, fmt::format("field {} must be a list", key));
+        std::vector<std::string> out;
+        for (const json& e : *it) {
+            if (!e.is_string()) fail(line, fmt::format("field {} must list names, got {}", key, e.dump()));
+            out.push_back(e.get<std::string>());
+        }
+        return out;
+    }
+
+    TensorId lookup(const Line& line, const std::string& name, const char* role) const {
+        const auto it = bound_.find(name);
+        if (it == bound_.end()) fail(line, fmt::format("{} '{}' was never defined (or already released)", role, name));
+        return it->second;
+    }
+
+    TensorId storage_of(TensorId t) const { return w_.tensors[t].alias_of >= 0 ? w_.tensors[t].alias_of : t; }
+
+    TensorId new_tensor(const std::string& name, std::uint64_t bytes, int producer, bool constant, TensorId alias_of) {
+        const auto t = static_cast<TensorId>(w_.tensors.size());
+        w_.tensors.push_back(Tensor{name, bytes, producer, false, constant, alias_of});
+        references_.push_back(0);
+        arrival_.push_back(constant ? static_cast<int>(w_.ops.size()) : -1);
+        storage_values_.push_back(0);
+        ++storage_values_[storage_of(t)];
+        return t;
+    }
+
+    void add_reference(TensorId t) { ++references_[t]; }
+
+    void drop_reference(TensorId t) {
+        if (--references_[t] > 0) return;
+        const TensorId s = storage_of(t);
+        // After the last op emitted, but never before the op the tensor arrived at.
+        int after = static_cast<int>(w_.ops.size()) - 1;
+        after = std::max(after, arrival_[s]);
+        if (s != t) pending_release_.push_back({after, t});
+        if (--storage_values_[s] == 0) pending_release_.push_back({after, s});
+    }
+
+    void bind(const Line& line, const std::string& name, TensorId t) {
+        if (bound_.count(name)) fail(line, fmt::format("name '{}' is defined twice", name));
+        bound_[name] = t;
+        add_reference(t);
+    }
+
+    const Line& next_line(const Line& after, const char* expected, const std::string& name) {
+        if (pos_ + 1 >= lines_.size())
+            fail(after, fmt::format("missing {} line for '{}' (end of file)", expected, name));
+        const Line& line = lines_[++pos_];
+        const json instruction = line.value.value("INSTRUCTION", json());
+        if (instruction != expected)
+            fail(line, fmt::format("missing {} line for '{}': found {}", expected, name, instruction.dump()));
+        if (string_field(line, "NAME") != name)
+            fail(line, fmt::format("{} line names '{}', expected '{}'", expected, string_field(line, "NAME"), name));
+        return line;
+    }
+
+    void handle(const Line& line) {
+        const auto it = line.value.find("INSTRUCTION");
+        if (it == line.value.end() || !it->is_string()) fail(line, "missing INSTRUCTION");
+        const std::string instruction = it->get<std::string>();
+        if (instruction == "ANNOTATE") {
+            const std::string annotation = string_field(line, "ANNOTATION");
+            if (annotation == "BACKWARD" && backward_at_ < 0) backward_at_ = static_cast<int>(w_.ops.size());
+            else if (annotation != "START" && annotation != "BACKWARD")
+                fail(line, fmt::format("unknown ANNOTATION \"{}\"", annotation));
+        } else if (instruction == "CONSTANT") {
+            const std::string name = string_field(line, "NAME");
+            const Line& memory = next_line(line, "MEMORY", name);
+            const auto bytes = static_cast<std::uint64_t>(integer_field(memory, "MEMORY", 0));
+            bind(line, name, new_tensor(name, bytes, kNoOp, true, -1));
+        } else if (instruction == "CALL") {
+            call(line);
+        } else if (instruction == "MUTATE") {
+            mutate(line);
+        } else if (instruction == "COPY") {
+            const TensorId src = lookup(line, string_field(line, "SRC"), "COPY source");
+            bind(line, string_field(line, "DST"), src);
+        } else if (instruction == "COPY_FROM") {
+            const std::string dst = string_field(line, "DST");
+            const TensorId src = lookup(line, string_field(line, "SRC"), "COPY_FROM source");
+            const TensorId old = lookup(line, dst, "COPY_FROM destination");
+            add_reference(src);
+            bound_[dst] = src;
+            drop_reference(old);
+        } else if (instruction == "RELEASE") {
+            const auto found = bound_.find(string_field(line, "NAME"));
+            if (found == bound_.end()) return;  // unknown names are ignored (README)
+            const TensorId t = found->second;
+            bound_.erase(found);
+            drop_reference(t);
+        } else if (instruction == "MEMORY" || instruction == "ALIAS") {
+            fail(line, fmt::format("{} line without a preceding CONSTANT or CALL", instruction));
+        } else {
+            fail(line, fmt::format("unknown instruction \"{}\"", instruction));
+        }
+    }
+
+    void call(const Line& line) {
+        const std::string op_name = string_field(line, "NAME");
+        Op op;
+        op.name = op_name;
+        op.cost_ms = static_cast<double>(integer_field(line, "TIME", 0)) / 1e6;
+        for (const std::string& arg : string_list(line, "ARGS")) op.inputs.push_back(lookup(line, arg, "CALL argument"));
+        const int index = static_cast<int>(w_.ops.size());
+        for (const std::string& result : string_list(line, "RESULT")) {
+            const Line& memory = next_line(line, "MEMORY", result);
+            const auto bytes = static_cast<std::uint64_t>(integer_field(memory, "MEMORY", 0));
+            const Line& alias = next_line(memory, "ALIAS", result);
+            const long long alias_index = integer_field(alias, "ALIAS", -1);
+            TensorId alias_of = -1;
+            if (alias_index >= 0) {
+                if (alias_index >= static_cast<long long>(op.inputs.size()))
+                    fail(alias, fmt::format("ALIAS {} of '{}' is not an argument index (the call has {} arguments)",
+                                            alias_index, result, op.inputs.size()));
+                alias_of = storage_of(op.inputs[static_cast<std::size_t>(alias_index)]);
+            }
+            const TensorId t = new_tensor(result, alias_of >= 0 ? 0 : bytes, index, false, alias_of);
+            bind(line, result, t);
+            op.outputs.push_back(t);
+        }
+        w_.ops.push_back(std::move(op));
+    }
+
+    void mutate(const Line& line) {
+        Op op;
+        op.name = string_field(line, "NAME");
+        op.cost_ms = static_cast<double>(integer_field(line, "TIME", 0)) / 1e6;
+        const std::vector<std::string> args = string_list(line, "ARGS");
+        for (const std::string& arg : args) op.inputs.push_back(lookup(line, arg, "MUTATE argument"));
+        const auto it = line.value.find("MUTATE");
+        if (it == line.value.end() || !it->is_array()) fail(line, "field MUTATE must be a list of argument indices");
+        const int index = static_cast<int>(w_.ops.size());
+        std::vector<std::pair<std::string, TensorId>> replaced;
+        for (const json& m : *it) {
+            long long k = -1;
+            if (m.is_number_integer()) k = m.get<long long>();
+            else if (m.is_string()) k = std::atoll(m.get<std::string>().c_str());
+            if (k < 0 || k >= static_cast<long long>(args.size()))
+                fail(line, fmt::format("MUTATE index {} is not an argument index (the call has {} arguments)", m.dump(),
+                                       args.size()));
+            const std::string& name = args[static_cast<std::size_t>(k)];
+            const TensorId old = op.inputs[static_cast<std::size_t>(k)];
+            const TensorId fresh = new_tensor(name + "$", w_.tensors[storage_of(old)].bytes, index, false, -1);
+            op.outputs.push_back(fresh);
+            replaced.push_back({name, old});
+        }
+        w_.ops.push_back(std::move(op));
+        // After the op: the names refer to the new versions, the old versions lose a reference.
+        for (std::size_t i = 0; i < replaced.size(); ++i) {
+            const auto& [name, old] = replaced[i];
+            const TensorId fresh = w_.ops.back().outputs[i];
+            add_reference(fresh);
+            bound_[name] = fresh;
+            drop_reference(old);
+        }
+    }
+
+    void finish() {
+        for (const auto& [after, t] : pending_release_) {
+            if (after >= static_cast<int>(w_.ops.size())) continue;  // dropped after the last op: alive to the end anyway
+            w_.ops[static_cast<std::size_t>(after)].release.push_back(t);
+        }
+        const int n = static_cast<int>(w_.ops.size());
+        if (backward_at_ >= 0) {
+            w_.forward_end = backward_at_;
+            w_.forward_end_rule = "dtr log: BACKWARD annotation";
+        } else {
+            w_.forward_end = n;
+            w_.forward_end_rule = "dtr log: no BACKWARD annotation and no backward op; all ops forward";
+            for (int i = 0; i < n; ++i)
+                if (w_.ops[i].name.find("backward") != std::string::npos) {
+                    w_.forward_end = i;
+                    w_.forward_end_rule = "dtr log: first op named *backward*";
+                    break;
+                }
+        }
+    }
+
+    std::string path_;
+    Workload w_;
+    std::vector<Line> lines_;
+    std::size_t pos_ = 0;
+    std::unordered_map<std::string, TensorId> bound_;
+    std::vector<int> arrival_;         // per tensor: op index a constant appears before, else -1
+    std::vector<int> references_;      // per tensor: names referring to it
+    std::vector<int> storage_values_;  // per storage: tensors in it still referenced
+    std::vector<std::pair<int, TensorId>> pending_release_;
+    int backward_at_ = -1;
+};
+
+}  // namespace
+
+Workload load_dtr_log(const std::string& path) { return DtrLogReader(path).read().workload; }
+
+DtrLog load_dtr_log_detailed(const std::string& path) { return DtrLogReader(path).read(); }
+
+std::uint64_t dtr_log_baseline_peak(const DtrLog& log) {
+    const Workload& w = log.workload;
+    OsAllocator os;
+    std::vector<std::vector<TensorId>> arriving(w.ops.size() + 1);
+    for (TensorId t = 0; t < static_cast<TensorId>(w.tensors.size()); ++t)
+        if (w.tensors[t].constant) arriving[static_cast<std::size_t>(log.constant_arrival[t])].push_back(t);
+    std::vector<char> live(w.tensors.size(), 0);
+    auto allocate = [&](TensorId t) {
+        if (w.tensors[t].alias_of >= 0) return;
+        os.allocate(t, w.tensors[t].bytes);
+        live[t] = 1;
+    };
+    for (std::size_t i = 0; i < w.ops.size(); ++i) {
+        for (TensorId t : arriving[i]) allocate(t);
+        for (TensorId t : w.ops[i].outputs) allocate(t);
+        for (TensorId t : w.ops[i].release)
+            if (live[t]) {
+                os.release(t);
+                live[t] = 0;
+            }
+    }
+    for (TensorId t : arriving[w.ops.size()]) allocate(t);
+    return os.peak_bytes();
+}
+
+}  // namespace memsim

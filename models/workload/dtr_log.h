@@ -1,0 +1,43 @@
+// Loader of the DTR prototype's operator logs (dtr-logs/README.md): one JSON object
+// per line. Mapping onto Workload (docs/recompute.md, "DTR logs"):
+//  - CONSTANT + MEMORY: a constant tensor (resident from the start, no producer);
+//  - CALL: one op, cost TIME/1e6 ms; each result a tensor; a result with ALIAS >= 0
+//    shares the storage of that argument (alias_of = the argument's storage tensor)
+//    and takes no memory;
+//  - MUTATE: one op reading all ARGS and producing a new version of each mutated
+//    argument (fresh storage of the argument's storage size); the name now refers to
+//    the new version and the old version loses a reference;
+//  - COPY / COPY_FROM / RELEASE: reference counting on the named tensor;
+//  - a storage whose last reference (over all tensors sharing it) is dropped goes into
+//    the `release` list of the last op emitted before that point; an alias tensor goes
+//    into a release list when its own last reference goes (a no-op for memory);
+//    a constant dropped before any op after its arrival is released after the next op;
+//  - forward_end: the op index at the BACKWARD annotation (else the first op whose
+//    name contains "backward", else the op count).
+// Every malformed line is an InputError naming the file, the line and the value.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/workload/workload.h"
+
+namespace memsim {
+
+Workload load_dtr_log(const std::string& path);
+
+// What Workload cannot say: a constant appears at its CONSTANT line, not before op 0.
+// constant_arrival[t] = the op index before which constant t appears (-1 for tensors
+// that are not constants). The published baseline peaks count constants from there.
+struct DtrLog {
+    Workload workload;
+    std::vector<int> constant_arrival;
+};
+DtrLog load_dtr_log_detailed(const std::string& path);
+
+// The published simulator's baseline (no budget): peak live bytes with every constant
+// allocated when it appears and every storage freed when its last reference goes.
+std::uint64_t dtr_log_baseline_peak(const DtrLog& log);
+
+}  // namespace memsim

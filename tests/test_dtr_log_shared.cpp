@@ -1,0 +1,64 @@
+// The six shared DTR logs against the published baseline table (dtr-logs/README.md).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+
+#include "models/alloc/os_allocator.h"
+#include "models/workload/dtr_log.h"
+#include "models/workload/replay.h"
+
+using namespace memsim;
+
+namespace {
+
+std::string find_log(const std::string& prefix) {
+    for (const auto& entry : std::filesystem::directory_iterator(MEMSIM_SHARED_DIR "/dtr-logs"))
+        if (entry.path().filename().string().rfind(prefix + "-", 0) == 0) return entry.path().string();
+    FAIL("no DTR log starting with " << prefix);
+    return {};
+}
+
+struct Published {
+    const char* prefix;
+    std::size_t operators;        // CALL + MUTATE + CONSTANT (the simulator counts constants as ops)
+    std::uint64_t peak_bytes;
+    std::uint64_t compute_ns;
+    std::uint64_t constant_bytes;
+    // Extra bytes of a plain replay_peak, which makes every constant resident before op 0
+    // (Workload semantics) where the published simulator allocates it at its CONSTANT line.
+    std::uint64_t upfront_constants_excess;
+};
+
+const Published kPublished[] = {
+    {"inceptionv4-64", 2307, 11245348984ULL, 636429561ULL, 239640948ULL, 0},
+    {"lstm-128", 8063, 5595127736ULL, 769458833ULL, 194424928ULL, 0},
+    {"transformer-10", 3154, 9864405000ULL, 276259118ULL, 263197248ULL, 192},
+    {"treelstm-6", 6959, 170173608ULL, 120490892ULL, 2000800ULL, 0},
+    {"tv_densenet121-84", 2925, 11020749360ULL, 355299140ULL, 82830040ULL, 0},
+    {"unroll_gan-512", 6820, 252677418ULL, 125451477ULL, 14876292ULL, 5851584},
+};
+
+}  // namespace
+
+TEST_CASE("shared: DTR logs match the published operator count and compute and constants") {
+    for (const Published& p : kPublished) {
+        INFO(p.prefix);
+        const DtrLog log = load_dtr_log_detailed(find_log(p.prefix));
+        const Workload& w = log.workload;
+        std::size_t constants = 0;
+        std::uint64_t constant_bytes = 0;
+        for (const Tensor& t : w.tensors)
+            if (t.constant) {
+                ++constants;
+                constant_bytes += t.bytes;
+            }
+        CHECK(w.op_count() + constants == p.operators);
+        CHECK(static_cast<std::uint64_t>(std::llround(w.compute_ms() * 1e6)) == p.compute_ns);
+        CHECK(constant_bytes == p.constant_bytes);
+        OsAllocator os;
+        const std::uint64_t peak = replay_peak(w, os);
+        CHECK(peak == p.peak_bytes + p.upfront_constants_excess);
+        CHECK(dtr_log_baseline_peak(log) == p.peak_bytes);
+    }
+}
