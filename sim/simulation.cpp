@@ -301,6 +301,17 @@ private:
         cv_->notify_all();
     }
 
+    void cancel_queued_write(TensorId t) {
+        auto it = std::find_if(queue_.begin(), queue_.end(), [&](const IoRequest& r) { return r.write && r.tensor == t; });
+        if (it == queue_.end()) return;
+        disk_free_pred_ms_ -= it->predicted_ms;
+        queue_.erase(it);
+        state_[t].writing = false;
+        state_[t].keep_resident = false;
+        in_flight_writes_.erase(std::find(in_flight_writes_.begin(), in_flight_writes_.end(), t));
+        ++cancelled_writes_;
+    }
+
     void disk_actor() {
         try {
             for (;;) {
@@ -403,8 +414,10 @@ private:
         if (st.where == Where::Resident) {
             if (st.writing || st.written) {
                 // Needed before its swap-out freed it: it is still in memory, so it is used
-                // in place and kept (the write still runs; no read is needed).
+                // in place and kept. A write not yet started is dropped from the queue; one
+                // in flight completes but frees nothing.
                 st.keep_resident = true;
+                cancel_queued_write(t);
                 if (st.written) {
                     st.written = false;
                     written_unfreed_.erase(std::find(written_unfreed_.begin(), written_unfreed_.end(), t));
@@ -724,7 +737,10 @@ private:
         sm.activities = activities_;
         sm.forward_end = w_.forward_end;
         sm.swapped_tensors = swap_.selected.size();
-        if (mode_ != "none") sm.details["swap_selected_bytes"] = static_cast<double>(swap_.selected_bytes);
+        if (mode_ != "none") {
+            sm.details["swap_selected_bytes"] = static_cast<double>(swap_.selected_bytes);
+            sm.details["cancelled_writes"] = static_cast<double>(cancelled_writes_);
+        }
         if (result_.log.forward_end_ms >= 0) {
             sm.details["forward_ms"] = result_.log.forward_end_ms;
             sm.details["backward_ms"] = sm.time_ms - result_.log.forward_end_ms;
@@ -744,7 +760,7 @@ private:
     std::unique_ptr<EvictionHeuristic> heuristic_;
     std::vector<TensorState> state_;
     std::vector<std::vector<std::size_t>> uses_;
-    std::uint64_t live_bytes_ = 0, live_peak_ = 0, insert_counter_ = 0, activities_ = 0;
+    std::uint64_t live_bytes_ = 0, live_peak_ = 0, insert_counter_ = 0, activities_ = 0, cancelled_writes_ = 0;
     double op_clock_ms_ = 0;
     double read_ms_per_byte_ = 0, write_ms_per_byte_ = 0;
     double disk_free_pred_ms_ = 0;
