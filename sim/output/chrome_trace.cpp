@@ -1,0 +1,101 @@
+#include "sim/output/chrome_trace.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+
+#include "sim/output/lanes.h"
+#include "sim/output/text_format.h"
+
+namespace memsim {
+
+namespace {
+
+constexpr int kPid = 1;
+constexpr int kCounterTid = 0;
+
+// Rounded to the nanosecond so that float noise does not leak into the file.
+double to_us(double ms) {
+    const double us = std::round(ms * 1e6) / 1e3;
+    return us == 0.0 ? 0.0 : us;
+}
+
+nlohmann::json metadata(const char* name, int tid, nlohmann::json args) {
+    return {{"ph", "M"}, {"name", name}, {"pid", kPid}, {"tid", tid}, {"ts", 0}, {"args", std::move(args)}};
+}
+
+nlohmann::json counter(const char* name, double time_ms, std::uint64_t bytes) {
+    return {{"ph", "C"},  {"name", name},           {"cat", "memory"},
+            {"pid", kPid}, {"tid", kCounterTid}, {"ts", to_us(time_ms)}, {"args", {{"bytes", bytes}}}};
+}
+
+}  // namespace
+
+nlohmann::json chrome_trace(const EventLog& log) {
+    nlohmann::json events = nlohmann::json::array();
+    events.push_back(metadata("process_name", kCounterTid, {{"name", "memsim"}}));
+
+    const std::vector<std::string> lanes = ordered_lanes(log);
+    std::map<std::string, int> tid_of_lane;
+    for (std::size_t i = 0; i < lanes.size(); ++i) {
+        const int tid = static_cast<int>(i) + 1;
+        tid_of_lane[lanes[i]] = tid;
+        events.push_back(metadata("thread_name", tid, {{"name", lane_display_name(lanes[i])}}));
+        events.push_back(metadata("thread_sort_index", tid, {{"sort_index", tid}}));
+    }
+
+    // Per track, events must come in start order; a stable sort keeps the log order for ties.
+    std::vector<std::size_t> order(log.activities.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return log.activities[a].start_ms < log.activities[b].start_ms;
+    });
+    for (std::size_t index : order) {
+        const Activity& a = log.activities[index];
+        const double start_us = to_us(a.start_ms);
+        const double dur_us = std::max(0.0, to_us(a.end_ms) - start_us);
+        events.push_back({{"ph", "X"},
+                          {"name", a.label.empty() ? a.lane : a.label},
+                          {"cat", a.lane},
+                          {"pid", kPid},
+                          {"tid", tid_of_lane.at(a.lane)},
+                          {"ts", start_us},
+                          {"dur", std::round(dur_us * 1e3) / 1e3},
+                          {"args", {{"op", a.op}, {"tensors", a.tensors}, {"bytes", a.bytes}}}});
+    }
+
+    // Counters and the boundary marker share tid 0; sorted together so its timestamps never go back.
+    nlohmann::json timed = nlohmann::json::array();
+    for (const MemorySample& m : log.memory) {
+        timed.push_back(counter("memory in use", m.time_ms, m.bytes_in_use));
+        timed.push_back(counter("live bytes", m.time_ms, m.live_bytes));
+    }
+    if (log.budget_bytes && !log.memory.empty()) {
+        const auto [first, last] = std::minmax_element(
+            log.memory.begin(), log.memory.end(),
+            [](const MemorySample& a, const MemorySample& b) { return a.time_ms < b.time_ms; });
+        timed.push_back(counter("budget", first->time_ms, *log.budget_bytes));
+        timed.push_back(counter("budget", last->time_ms, *log.budget_bytes));
+    }
+    if (log.forward_end_ms >= 0) {
+        timed.push_back({{"ph", "i"},
+                         {"s", "g"},
+                         {"name", "forward/backward boundary"},
+                         {"cat", "marker"},
+                         {"pid", kPid},
+                         {"tid", kCounterTid},
+                         {"ts", to_us(log.forward_end_ms)}});
+    }
+    std::stable_sort(timed.begin(), timed.end(), [](const nlohmann::json& a, const nlohmann::json& b) {
+        return a["ts"].get<double>() < b["ts"].get<double>();
+    });
+    for (auto& event : timed) events.push_back(std::move(event));
+    return {{"traceEvents", std::move(events)}, {"displayTimeUnit", "ms"}};
+}
+
+void write_chrome_trace(const EventLog& log, const std::string& path) {
+    write_text_file(path, chrome_trace(log).dump() + "\n");
+}
+
+}  // namespace memsim

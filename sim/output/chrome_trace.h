@@ -1,0 +1,21 @@
+// trace.json: the event log in the Trace Event Format, which Perfetto
+// (ui.perfetto.dev) and chrome://tracing open. One process "memsim"; one track
+// (tid) per lane, named by thread_name metadata, in the lanes' drawing order;
+// every activity is a complete event ("X") with its operator, tensors and bytes in
+// args; memory in use, live bytes and the budget are counter tracks ("C"); the
+// forward/backward boundary is a global instant event. Timestamps are
+// microseconds of simulated time, rounded to the nanosecond, non-decreasing per track.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/event_log.h"
+
+namespace memsim {
+
+nlohmann::json chrome_trace(const EventLog& log);
+void write_chrome_trace(const EventLog& log, const std::string& path);
+
+}  // namespace memsim

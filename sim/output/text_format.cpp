@@ -1,0 +1,51 @@
+#include "sim/output/text_format.h"
+
+#include <fstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace memsim {
+
+std::string csv_field(const std::string& text) {
+    if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+    std::string quoted = "\"";
+    for (char c : text) {
+        if (c == '"') quoted += '"';
+        quoted += c;
+    }
+    quoted += '"';
+    return quoted;
+}
+
+std::string format_ms(double ms) {
+    if (ms == 0.0) ms = 0.0;  // no "-0.000000"
+    return fmt::format("{:.6f}", ms);
+}
+
+std::string format_bytes_human(std::uint64_t bytes) {
+    const double b = static_cast<double>(bytes);
+    if (bytes >= (1ULL << 30)) return fmt::format("{:.2f} GiB", b / (1ULL << 30));
+    if (bytes >= (1ULL << 20)) return fmt::format("{:.2f} MiB", b / (1ULL << 20));
+    if (bytes >= (1ULL << 10)) return fmt::format("{:.2f} KiB", b / (1ULL << 10));
+    return fmt::format("{} B", bytes);
+}
+
+std::string join_ints(const std::vector<int>& values, char separator) {
+    std::string out;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (i > 0) out += separator;
+        out += std::to_string(values[i]);
+    }
+    return out;
+}
+
+void write_text_file(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::runtime_error("cannot open '" + path + "' for writing");
+    out << text;
+    out.close();
+    if (!out) throw std::runtime_error("cannot write '" + path + "'");
+}
+
+}  // namespace memsim

@@ -1,0 +1,22 @@
+// Small text helpers shared by the writers: CSV fields, fixed-precision numbers,
+// human sizes. Fixed formatting keeps outputs byte-identical for the same input.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace memsim {
+
+// Quotes a CSV field when it holds a comma, quote or line break (RFC 4180).
+std::string csv_field(const std::string& text);
+// Milliseconds with six decimals (nanosecond resolution), e.g. "12.500000".
+std::string format_ms(double ms);
+// "1.50 GiB", "12.00 MiB", "512 B".
+std::string format_bytes_human(std::uint64_t bytes);
+// "3;4;7"
+std::string join_ints(const std::vector<int>& values, char separator);
+// Writes `text` to `path` or throws std::runtime_error naming the path.
+void write_text_file(const std::string& path, const std::string& text);
+
+}  // namespace memsim
