@@ -1,0 +1,65 @@
+#include "models/recompute/msps_on_demand.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "models/recompute/plan_builder.h"
+
+namespace memsim {
+
+namespace {
+
+// Bytes op i adds while it runs: its outputs plus the most scratch alive at once.
+std::uint64_t bytes_while_running(const Workload& w, int i) {
+    std::uint64_t outputs = 0, scratch = 0, scratch_peak = 0;
+    for (TensorId t : w.ops[i].outputs) outputs += w.tensors[t].bytes;
+    for (const ScratchEvent& e : w.ops[i].scratch)
+        if (e.alloc) scratch_peak = (scratch += w.tensors[e.tensor].bytes);
+    return outputs + scratch_peak;
+}
+
+// Releases the resident tensor with the largest MSPS until live bytes <= limit. Only
+// tensors read again from op `from` on, and not by op `from` itself, qualify.
+void release_until(PlanBuilder& b, std::uint64_t limit, int from) {
+    const Workload& w = b.workload();
+    const int n = static_cast<int>(w.ops.size());
+    const std::vector<TensorId> protect = from < n ? w.ops[from].inputs : std::vector<TensorId>{};
+    while (b.live_bytes() > limit) {
+        TensorId best = -1;
+        double best_msps = -1.0;
+        for (TensorId t = 0; t < static_cast<TensorId>(w.tensors.size()); ++t) {
+            const Tensor& tensor = w.tensors[t];
+            if (!b.resident(t) || tensor.producer == kNoOp || tensor.constant || tensor.scratch || tensor.bytes == 0)
+                continue;
+            if (!b.used_from(t, from)) continue;  // dead: its release list frees it, nothing to save
+            if (std::find(protect.begin(), protect.end(), t) != protect.end()) continue;
+            const double cost = b.recompute_cost_ms(t);
+            const double msps = cost > 0 ? static_cast<double>(tensor.bytes) / cost : std::numeric_limits<double>::infinity();
+            if (msps > best_msps) {  // strict: the lowest id wins a tie
+                best_msps = msps;
+                best = t;
+            }
+        }
+        if (best < 0) return;  // nothing left to drop: the plan exceeds the budget here
+        b.release(best);
+    }
+}
+
+}  // namespace
+
+ExecPlan plan_msps_on_demand(const Workload& w, std::uint64_t budget_bytes) {
+    PlanBuilder b(w);
+    const int n = static_cast<int>(w.ops.size());
+    for (int i = 0; i < n; ++i) {
+        b.regenerate_inputs(i);
+        // Not in the reference (it only evicts after an op): make room for the op's own
+        // outputs and scratch first, so the budget holds while it runs when it can.
+        const std::uint64_t running = bytes_while_running(w, i);
+        release_until(b, budget_bytes > running ? budget_bytes - running : 0, i);
+        b.compute(i);
+        release_until(b, budget_bytes, i + 1);
+    }
+    return b.finish();
+}
+
+}  // namespace memsim

@@ -1,0 +1,54 @@
+// Shared machinery of the static recomputation planners: tracks which tensors a plan
+// leaves resident while it is being written, regenerates missing inputs recursively,
+// and finally frees every recomputed copy right after its last use (a copy made for a
+// recomputation chain is otherwise never freed: its op's release list already ran).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "models/workload/exec_plan.h"
+
+namespace memsim {
+
+class PlanBuilder {
+public:
+    // free_chain_ancestors: see regenerate_inputs; sublinear keeps them (a segment is
+    // recomputed once and stays until its last use, as in Chen et al.).
+    explicit PlanBuilder(const Workload& w, bool free_chain_ancestors = true);
+
+    [[nodiscard]] const Workload& workload() const { return w_; }
+    [[nodiscard]] bool resident(TensorId t) const { return live_[t] != 0; }
+    [[nodiscard]] std::uint64_t live_bytes() const { return live_bytes_; }
+    // Ops (>= from) that read t: has the tensor a use still to come?
+    [[nodiscard]] bool used_from(TensorId t, int from) const;
+    // The tensor's producer plus every producer of a non-resident ancestor needed to
+    // recompute it (each op once), in ms.
+    [[nodiscard]] double recompute_cost_ms(TensorId t) const;
+
+    void compute(int op);
+    // Recomputes, recursively and in ascending tensor order, the non-resident inputs of op.
+    // With free_chain_ancestors, a tensor brought back only to recompute another (no use
+    // from `op` on) is released as soon as that recomputation has run, so a long chain
+    // does not pile up; otherwise it stays until finish() frees it after its last use.
+    void regenerate_inputs(int op);
+    void regenerate(TensorId t, int for_op);
+    void release(TensorId t);
+
+    // The plan with a Release inserted after the last use of every copy that would stay
+    // resident to the end although the straight plan frees that tensor.
+    [[nodiscard]] ExecPlan finish() const;
+
+private:
+    void regenerate_inputs_of(int producer, int for_op);
+    void take(TensorId t);
+    void drop(TensorId t);
+    const Workload& w_;
+    ExecPlan plan_;
+    std::vector<char> live_;
+    std::vector<std::vector<int>> readers_;  // tensor -> ops reading it, ascending
+    std::uint64_t live_bytes_ = 0;
+    bool free_chain_ancestors_ = true;
+};
+
+}  // namespace memsim
