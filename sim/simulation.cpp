@@ -41,7 +41,7 @@ struct TensorState {
     int locks = 0;
     double last_access_ms = 0;
     int recomputes = 0;
-    std::uint64_t insert_seq = 0;
+    std::uint64_t evictable_seq = 0;  // when it last became evictable (allocation or last unlock)
     std::size_t next_use = 0;     // index into uses[t]
 };
 
@@ -87,8 +87,9 @@ public:
         cv_ = sg::ConditionVariable::create();
         start_s_ = sg::Engine::get_clock();
         sg::Actor::create("gpu_stream", platform_.gpu, [this] { gpu_actor(); });
-        sg::ActorPtr disk = sg::Actor::create("disk_io", platform_.gpu, [this] { disk_actor(); });
-        disk->daemonize();  // killed once the GPU stream is done
+        // Not a daemon: daemons outlive run() in SimGrid 3.32 and would wake up inside the
+        // next simulation of the same process. The GPU stream tells it to stop instead.
+        sg::Actor::create("disk_io", platform_.gpu, [this] { disk_actor(); });
         sg::Engine::get_instance()->run();
         if (!finished_ && result_.summary.status == "ok")
             throw InvariantError("the simulation deadlocked before the last operator (an actor waited for an event nobody signals)");
@@ -155,8 +156,8 @@ private:
         live_peak_ = std::max(live_peak_, live_bytes_);
         TensorState& st = state_[t];
         st.where = Where::Resident;
-        st.insert_seq = ++insert_counter_;
-        st.last_access_ms = now_ms();
+        st.evictable_seq = ++insert_counter_;
+        if (!dtr_clock_) st.last_access_ms = now_ms();  // dtr: stamped by lock and compute only
         sample();
     }
 
@@ -182,8 +183,10 @@ private:
     bool evictable(TensorId t) const {
         const TensorState& st = state_[t];
         const Tensor& tensor = w_.tensors[t];
+        // In dtr semantics a tensor recomputed after its release stays an ordinary
+        // evictable tensor (the published runtime); otherwise it has no future use left.
         return st.where == Where::Resident && !st.writing && !st.reading && st.locks == 0 && !tensor.constant &&
-               tensor.producer != kNoOp && !tensor.scratch && tensor.alias_of < 0 && has_future_use(t);
+               tensor.producer != kNoOp && !tensor.scratch && tensor.alias_of < 0 && (dtr_clock_ || has_future_use(t));
     }
 
     bool writes_will_free() const {
@@ -224,7 +227,7 @@ private:
         std::vector<TensorId> ts;
         for (TensorId t = 0; t < static_cast<TensorId>(state_.size()); ++t)
             if (state_[t].where == Where::Resident) ts.push_back(t);
-        std::sort(ts.begin(), ts.end(), [&](TensorId a, TensorId b) { return state_[a].insert_seq < state_[b].insert_seq; });
+        std::sort(ts.begin(), ts.end(), [&](TensorId a, TensorId b) { return state_[a].evictable_seq < state_[b].evictable_seq; });
         return ts;
     }
 
@@ -317,7 +320,11 @@ private:
             for (;;) {
                 {
                     std::unique_lock lock(*mutex_);
-                    cv_->wait(lock, [&] { return !queue_.empty(); });
+                    cv_->wait(lock, [&] { return !queue_.empty() || stop_disk_; });
+                }
+                if (queue_.empty()) {
+                    if (stop_disk_) return;
+                    continue;  // the request that woke us was cancelled meanwhile
                 }
                 const IoRequest r = queue_.front();
                 queue_.pop_front();
@@ -337,8 +344,6 @@ private:
                 io_done(r);
                 cv_->notify_all();
             }
-        } catch (const simgrid::ForcefulKillException&) {
-            throw;  // the daemon is killed when the GPU stream ends
         } catch (...) {
             internal_error_ = std::current_exception();
         }
@@ -412,7 +417,7 @@ private:
             return;
         }
         if (st.where == Where::Resident) {
-            if (st.writing || st.written) {
+            if ((st.writing || st.written) && !st.reading) {
                 // Needed before its swap-out freed it: it is still in memory, so it is used
                 // in place and kept. A write not yet started is dropped from the queue; one
                 // in flight completes but frees nothing.
@@ -440,27 +445,40 @@ private:
         recompute(producer, op, depth);
     }
 
+    void lock(TensorId t) { ++state_[t].locks; }
+    void unlock(TensorId t) {
+        if (--state_[t].locks == 0) state_[t].evictable_seq = ++insert_counter_;
+    }
+
+    // Locks every input first (a resident one must not be evicted while a missing one is
+    // brought back), then makes the missing ones resident in input order.
+    void lock_inputs(const Op& op, int for_op, int depth) {
+        if (dtr_clock_)
+            for (TensorId t : op.inputs) state_[t].last_access_ms = now_ms();
+        for (TensorId t : op.inputs) lock(t);
+        for (TensorId t : op.inputs) swap_in_now(t, for_op);
+        for (TensorId t : op.inputs) ensure_resident(t, for_op, depth);
+    }
+
     void recompute(int producer, int for_op, int depth) {
         const Op& p = w_.ops[producer];
-        for (TensorId in : p.inputs) {
-            ensure_resident(in, for_op, depth + 1);
-            ++state_[in].locks;
-        }
-        for (TensorId out : p.outputs)
+        lock_inputs(p, for_op, depth + 1);
+        std::vector<TensorId> regenerated;
+        for (TensorId out : p.outputs) {
             if (state_[out].where != Where::Resident) {
                 allocate(out, for_op);
-                ++state_[out].recomputes;
-                ++state_[out].locks;
-            } else {
-                ++state_[out].locks;
+                regenerated.push_back(out);
             }
-        run_exec(producer, lane::kRecompute);
-        for (TensorId out : p.outputs) {
-            --state_[out].locks;
+            lock(out);
+        }
+        run_exec(producer, lane::kRecompute, false);
+        for (TensorId out : regenerated) {
+            ++state_[out].recomputes;
             if (heuristic_) heuristic_->on_rematerialized(*this, out);
         }
+        for (TensorId out : p.outputs) unlock(out);
         for (TensorId in : p.inputs) {
-            --state_[in].locks;
+            unlock(in);
             free_if_dead(in, for_op);
         }
         ++result_.summary.recomputed_ops;
@@ -475,13 +493,14 @@ private:
 
     // A tensor brought back only for a recomputation after its last use goes again.
     void free_if_dead(TensorId t, int op) {
+        if (dtr_clock_) return;
         TensorState& st = state_[t];
         if (st.released && st.where == Where::Resident && st.locks == 0 && !st.writing && !st.reading) free_memory(t, op);
     }
 
     double compute_ms_scaled() const { return w_.compute_ms() / s_.platform.gpu_speed_scale; }
 
-    void run_exec(int op, const char* lane_name) {
+    void run_exec(int op, const char* lane_name, bool top_level) {
         const Op& o = w_.ops[op];
         for (const ScratchEvent& e : o.scratch)
             if (e.alloc) allocate(e.tensor, op);
@@ -495,8 +514,12 @@ private:
         result_.log.add({lane_name, start, now(), op, o.name, o.outputs, 0});
         for (const ScratchEvent& e : o.scratch)
             if (!e.alloc && state_[e.tensor].where == Where::Resident) free_memory(e.tensor, op);
-        for (TensorId t : o.inputs) state_[t].last_access_ms = now_ms();
-        for (TensorId t : o.outputs) state_[t].last_access_ms = now_ms();
+        // dtr semantics: inputs were stamped when locked; a recomputed tensor keeps the
+        // stamp its requester gave it.
+        if (!dtr_clock_)
+            for (TensorId t : o.inputs) state_[t].last_access_ms = now_ms();
+        if (!dtr_clock_ || top_level)
+            for (TensorId t : o.outputs) state_[t].last_access_ms = now_ms();
     }
 
     // ---- the GPU stream ----
@@ -513,6 +536,9 @@ private:
             internal_error_ = std::current_exception();
         }
         result_.summary.time_ms = now();
+        stop_disk_ = true;
+        queue_.clear();  // a stopped run (oom, thrash, error) drops what is still queued
+        cv_->notify_all();
     }
 
     void run_step(const PlanStep& step) {
@@ -528,16 +554,15 @@ private:
         }
         before_op(i);
         // Inputs of the running operator are locked (not evictable) while it needs them.
-        for (TensorId t : op.inputs) ++state_[t].locks;
-        make_inputs_resident(i);
+        lock_inputs(op, i, 0);
         for (TensorId t : op.inputs) ++state_[t].next_use;
         for (TensorId t : op.outputs) {
             allocate(t, i);
-            ++state_[t].locks;
+            lock(t);
         }
-        run_exec(i, lane::kCompute);
-        for (TensorId t : op.inputs) --state_[t].locks;
-        for (TensorId t : op.outputs) --state_[t].locks;
+        run_exec(i, lane::kCompute, true);
+        for (TensorId t : op.outputs) unlock(t);
+        for (TensorId t : op.inputs) unlock(t);
         for (TensorId t : op.release) release(t, i);
         for (TensorId t : op.inputs) free_if_dead(t, i);
         if (i == w_.forward_end - 1) result_.log.forward_end_ms = now();
@@ -548,6 +573,14 @@ private:
         TensorState& st = state_[t];
         if (st.released) return;  // already gone (an early release of a plan)
         st.released = true;
+        if (dtr_clock_ && st.where == Where::Resident && st.locks == 0) {
+            // The published DTR runtime: freed at once but still recomputable.
+            free_memory(t, op);
+            st.where = Where::Evicted;
+            if (heuristic_) heuristic_->on_evicted(*this, t);
+            return;
+        }
+        if (dtr_clock_ && st.where == Where::Evicted) return;
         if (st.where == Where::Resident && !st.writing && !st.written) free_memory(t, op);
         else if (st.where == Where::OnDisk || st.where == Where::Evicted) st.where = Where::Absent;
         // A tensor still being written is freed when its write ends.
@@ -773,6 +806,7 @@ private:
     sg::ConditionVariablePtr cv_;
     double start_s_ = 0;
     bool finished_ = false;
+    bool stop_disk_ = false;
     std::exception_ptr internal_error_;
     RunResult result_;
 };

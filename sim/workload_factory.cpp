@@ -4,7 +4,9 @@
 
 #include "models/workload/example_mlp.h"
 #include "models/workload/input_error.h"
+#include "models/workload/dtr_log.h"
 #include "models/workload/mnn_profile.h"
+#include "models/workload/synthetic.h"
 
 namespace memsim {
 
@@ -23,7 +25,11 @@ Workload synthetic(const Scenario& s) {
         shape.hidden = static_cast<int>(param("width", shape.hidden));
         return make_example_mlp(shape);
     }
-    throw InputError(fmt::format("{}: workload.synthetic: unknown model '{}' (known: mlp)", s.file, s.workload.synthetic));
+    try {
+        return make_synthetic(s.workload.synthetic, p);
+    } catch (const InputError& e) {
+        throw InputError(fmt::format("{}: workload.synthetic: {} (known: mlp, uniform_linear)", s.file, e.what()));
+    }
 }
 
 }  // namespace
@@ -32,7 +38,7 @@ Workload load_workload(const Scenario& s) {
     Workload w;
     if (!s.workload.profile.empty()) w = load_mnn_profile(s.workload.profile, s.workload.batch, s.workload.forward_end);
     else if (!s.workload.synthetic.empty()) w = synthetic(s);
-    else throw InputError(fmt::format("{}: workload.dtr_log: DTR logs are not supported yet", s.file));
+    else w = load_dtr_log(s.workload.dtr_log);
     if (s.workload.forward_end && s.workload.profile.empty()) {
         if (*s.workload.forward_end < 1 || *s.workload.forward_end > static_cast<int>(w.ops.size()))
             throw InputError(fmt::format("{}: workload.forward_end: {} out of range [1, {}]", s.file, *s.workload.forward_end,

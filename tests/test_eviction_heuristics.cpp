@@ -80,7 +80,7 @@ TEST_CASE("dtr_local: own cost only") {
     CHECK(choose("dtr_local", standard_state()) == 1);
 }
 
-TEST_CASE("msps: cost of the evicted ancestors per byte; ties go to the most recently inserted") {
+TEST_CASE("msps: cost of the evicted ancestors per byte and ties go to the most recently inserted") {
     // t0: 1/10 = 0.1; t1: 2/20 = 0.1 (tie, later wins); t3: (4 + 3)/40 = 0.175; t4: 5/10 = 0.5.
     CHECK(choose("msps", standard_state()) == 1);
 }

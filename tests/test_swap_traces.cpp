@@ -103,7 +103,10 @@ TEST_CASE("async lead_ops: a read issued one op ahead stalls when the disk is sl
     // lead_ops 1: t1 is read at op3's start (op4 - 1), 32.1-42.1; t0 at op5's start (63), 63-73.
     const RunResult r = run(prefetch_trace(), "{swap: {mode: async, prefetch: {lead_ops: 1}}}");
     CHECK(r.summary.time_ms == Approx(94.0).epsilon(1e-12));
-    // lead_ops 0: t1 is read when op4 needs it (62-72): 10 ms stall; t0 at op6 (83-93): 10 ms more.
+}
+
+// lead_ops 0: t1 is read when op4 needs it (62-72): 10 ms stall; t0 at op6 (83-93): 10 ms more.
+TEST_CASE("async lead_ops 0: each read is issued when its consumer starts") {
     const RunResult late = run(prefetch_trace(), "{swap: {mode: async, prefetch: {lead_ops: 0}}}");
     CHECK(late.summary.time_ms == Approx(114.0).epsilon(1e-12));
     CHECK(late.summary.stall_ms == Approx(20.0).epsilon(1e-12));

@@ -9,6 +9,7 @@
 
 #include "models/workload/input_error.h"
 #include "sim/cli/commands.h"
+#include "sim/output/outputs.h"
 #include "sim/scenario/scenario.h"
 #include "sim/simulation.h"
 #include "models/workload/example_mlp.h"
@@ -54,6 +55,7 @@ void register_run_command(CLI::App& app) {
             const RunResult r = simulate(w, s);
             const std::string dir = opt->out.empty() ? s.output.dir : opt->out;
             write_summary(r, s, dir);
+            write_run_outputs(r.log, r.summary, s.name, dir, s.output.events, s.output.gantt, s.output.trace);
             if (!opt->quiet) {
                 std::cout << to_table(r.summary);
                 if (s.resolved["sweep"])
