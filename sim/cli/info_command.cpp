@@ -8,8 +8,10 @@
 
 #include "models/alloc/os_allocator.h"
 #include "models/alloc/pool_allocator.h"
+#include "models/workload/dtr_log.h"
 #include "models/workload/mnn_profile.h"
 #include "models/workload/replay.h"
+#include "models/workload/input_error.h"
 #include "sim/cli/commands.h"
 #include "sim/scenario/units.h"
 #include "sim/workload_info.h"
@@ -19,6 +21,7 @@ namespace memsim::cli {
 void register_info_command(CLI::App& app) {
     struct Options {
         std::string profile;
+        std::string dtr_log;
         int batch = 0;
         std::optional<int> forward_end;
         bool json = false;
@@ -26,16 +29,29 @@ void register_info_command(CLI::App& app) {
     };
     auto opt = std::make_shared<Options>();
     CLI::App* cmd = app.add_subcommand("info", "Static facts about a profiled workload: sizes, peaks, feature maps");
-    cmd->add_option("profile", opt->profile, "MNN profile folder (e.g. ../shared/profiles/MobilenetV2)")->required();
-    cmd->add_option("--batch,-b", opt->batch, "Batch size of the profile files to read")->required();
+    cmd->add_option("profile", opt->profile, "MNN profile folder (e.g. ../shared/profiles/MobilenetV2)");
+    cmd->add_option("--batch,-b", opt->batch, "Batch size of the profile files to read (with a profile folder)");
+    cmd->add_option("--dtr-log", opt->dtr_log, "A DTR operator log instead of a profile folder");
     cmd->add_option("--forward-end", opt->forward_end, "First backward operator (default: inferred)");
     cmd->add_option("--disk-bandwidth", opt->disk_bandwidth,
                     "Disk rate for the swap-time lower bound (default: the profiled phone, 104094472B/4.452s)");
     cmd->add_flag("--json", opt->json, "Print one JSON object instead of a table");
     cmd->callback([opt]() {
         guarded([&]() {
-            const Workload w = load_mnn_profile(opt->profile, opt->batch, opt->forward_end);
-            const nlohmann::json info = workload_info(w, parse_rate_bytes_per_s(opt->disk_bandwidth));
+            if (opt->profile.empty() == opt->dtr_log.empty())
+                throw InputError("memsim info: give either a profile folder (with --batch) or --dtr-log PATH");
+            nlohmann::json info;
+            if (!opt->dtr_log.empty()) {
+                const DtrLog log = load_dtr_log_detailed(opt->dtr_log);
+                info = workload_info(log.workload, parse_rate_bytes_per_s(opt->disk_bandwidth));
+                // The published simulator counts each constant from the line it appears on.
+                info["baseline_peak_bytes"] = dtr_log_baseline_peak(log);
+                info["baseline_compute_ns"] = std::llround(log.workload.compute_ms() * 1e6);
+            } else {
+                if (opt->batch <= 0) throw InputError("memsim info: --batch B is required with a profile folder");
+                info = workload_info(load_mnn_profile(opt->profile, opt->batch, opt->forward_end),
+                                     parse_rate_bytes_per_s(opt->disk_bandwidth));
+            }
             if (opt->json) {
                 std::cout << info.dump(2) << "\n";
                 return;

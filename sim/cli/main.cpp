@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/sweep_command.h"
 
 int main(int argc, char** argv) {
     CLI::App app{"memsim: a SimGrid simulator of the memory side of deep-learning training"};
@@ -11,6 +12,8 @@ int main(int argc, char** argv) {
     memsim::cli::register_run_command(app);
     memsim::cli::register_info_command(app);
     memsim::cli::register_generate_command(app);
+    memsim::cli::register_sweep_command(app);
+    memsim::cli::register_merge_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

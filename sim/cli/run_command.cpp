@@ -7,6 +7,7 @@
 #include <iostream>
 #include <memory>
 
+#include "models/recompute/recompute_planner.h"
 #include "models/workload/input_error.h"
 #include "sim/cli/commands.h"
 #include "sim/output/outputs.h"
@@ -31,6 +32,16 @@ void write_summary(const RunResult& r, const Scenario& s, const std::string& dir
     out << j.dump(2) << "\n";
 }
 
+// Planned recomputation turns the workload into a plan with recompute and early-release
+// steps; otherwise every operator runs once, in order.
+ExecPlan execution_plan(const Workload& w, const Scenario& s) {
+    if (s.policy.recompute.planner.empty()) return straight_plan(w);
+    if (!s.platform.memory_budget)
+        throw InputError(fmt::format("{}: policy.recompute.planner: '{}' needs platform.memory.budget", s.file,
+                                     s.policy.recompute.planner));
+    return plan_recompute(s.policy.recompute.planner, w, *s.platform.memory_budget);
+}
+
 }  // namespace
 
 void register_run_command(CLI::App& app) {
@@ -52,7 +63,7 @@ void register_run_command(CLI::App& app) {
         guarded([&]() {
             const Scenario s = load_scenario(opt->scenario, opt->sets);
             const Workload w = load_workload(s);
-            const RunResult r = simulate(w, s);
+            const RunResult r = simulate(w, s, execution_plan(w, s));
             const std::string dir = opt->out.empty() ? s.output.dir : opt->out;
             write_summary(r, s, dir);
             write_run_outputs(r.log, r.summary, s.name, dir, s.output.events, s.output.gantt, s.output.trace);

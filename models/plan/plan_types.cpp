@@ -1,0 +1,107 @@
+#include "models/plan/plan_types.h"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace memsim::plan {
+
+int op_span(const std::vector<UsageRecord>& records) {
+    int span = 0;
+    for (const UsageRecord& r : records) span = std::max(span, r.last_op + 1);
+    return span;
+}
+
+std::vector<std::uint64_t> live_bytes_per_op(const std::vector<UsageRecord>& records) {
+    // Difference array: +size at first_op, -size after last_op.
+    const int span = op_span(records);
+    std::vector<std::int64_t> delta(static_cast<std::size_t>(span) + 1, 0);
+    for (const UsageRecord& r : records) {
+        delta[r.first_op] += static_cast<std::int64_t>(r.bytes);
+        delta[r.last_op + 1] -= static_cast<std::int64_t>(r.bytes);
+    }
+    std::vector<std::uint64_t> live(span, 0);
+    std::int64_t running = 0;
+    for (int op = 0; op < span; ++op) {
+        running += delta[op];
+        live[op] = static_cast<std::uint64_t>(running);
+    }
+    return live;
+}
+
+std::uint64_t live_bytes_peak(const std::vector<UsageRecord>& records) {
+    const std::vector<std::uint64_t> live = live_bytes_per_op(records);
+    return live.empty() ? 0 : *std::max_element(live.begin(), live.end());
+}
+
+namespace {
+
+std::string describe(const std::vector<UsageRecord>& records, std::size_t i) {
+    const UsageRecord& r = records[i];
+    return fmt::format("record {} (tensor {}, {} bytes, ops [{}, {}])", i, r.tensor, r.bytes, r.first_op, r.last_op);
+}
+
+// Calls visit(i, j) for every pair of records whose intervals intersect, by sweeping
+// the records in order of first_op (O(n log n + pairs)).
+template <typename Visit>
+void for_each_intersecting_pair(const std::vector<UsageRecord>& records, Visit visit) {
+    std::vector<std::size_t> order(records.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return records[a].first_op < records[b].first_op; });
+    std::multimap<int, std::size_t> active;  // last_op -> record
+    for (std::size_t i : order) {
+        while (!active.empty() && active.begin()->first < records[i].first_op) active.erase(active.begin());
+        for (const auto& [last, j] : active) visit(j, i);
+        active.emplace(records[i].last_op, i);
+    }
+}
+
+}  // namespace
+
+void check_objects(const std::vector<UsageRecord>& records, const ObjectAssignment& a) {
+    if (a.object_ids.size() != records.size())
+        throw std::logic_error(fmt::format("plan has {} object ids for {} records", a.object_ids.size(), records.size()));
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        if (a.object_ids[i] >= a.object_sizes.size())
+            throw std::logic_error(fmt::format("{} has no object", describe(records, i)));
+        if (a.object_sizes[a.object_ids[i]] < records[i].bytes)
+            throw std::logic_error(fmt::format("{} does not fit its object {} of {} bytes", describe(records, i),
+                                               a.object_ids[i], a.object_sizes[a.object_ids[i]]));
+    }
+    auto parent = [&](std::size_t i) { return a.inplace_parent.empty() ? kNoRecord : a.inplace_parent[i]; };
+    for_each_intersecting_pair(records, [&](std::size_t i, std::size_t j) {
+        if (a.object_ids[i] != a.object_ids[j] || parent(i) == j || parent(j) == i) return;
+        throw std::logic_error(fmt::format("{} and {} are alive together but share object {}", describe(records, i),
+                                           describe(records, j), a.object_ids[i]));
+    });
+    if (a.total != object_total(a.object_sizes))
+        throw std::logic_error(fmt::format("plan total {} is not the sum of its object sizes", a.total));
+}
+
+void check_offsets(const std::vector<UsageRecord>& records, const OffsetAssignment& a, std::uint64_t align) {
+    if (a.offsets.size() != records.size())
+        throw std::logic_error(fmt::format("plan has {} offsets for {} records", a.offsets.size(), records.size()));
+    std::uint64_t max_end = 0;
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        if (align > 1 && a.offsets[i] % align != 0)
+            throw std::logic_error(fmt::format("{} has offset {} not aligned to {}", describe(records, i), a.offsets[i], align));
+        max_end = std::max(max_end, a.offsets[i] + records[i].bytes);
+    }
+    auto parent = [&](std::size_t i) { return a.inplace_parent.empty() ? kNoRecord : a.inplace_parent[i]; };
+    for_each_intersecting_pair(records, [&](std::size_t i, std::size_t j) {
+        if (parent(i) == j || parent(j) == i) return;
+        const bool disjoint = a.offsets[i] + records[i].bytes <= a.offsets[j] ||
+                              a.offsets[j] + records[j].bytes <= a.offsets[i] || records[i].bytes == 0 ||
+                              records[j].bytes == 0;
+        if (!disjoint)
+            throw std::logic_error(fmt::format("{} at offset {} and {} at offset {} are alive together and overlap",
+                                               describe(records, i), a.offsets[i], describe(records, j), a.offsets[j]));
+    });
+    if (a.total < max_end)
+        throw std::logic_error(fmt::format("plan total {} is below the end {} of a tensor", a.total, max_end));
+}
+
+}  // namespace memsim::plan

@@ -1,0 +1,115 @@
+#include "sim/sweep/sweep_plan.h"
+
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include "models/workload/input_error.h"
+#include "sim/scenario/scenario.h"
+
+namespace memsim {
+
+namespace {
+
+// A value as it goes on a command line: scalars as written, lists and maps in flow style.
+std::string yaml_text(const YAML::Node& value) {
+    if (value.IsScalar()) return value.Scalar();
+    YAML::Emitter out;
+    out << YAML::Flow << value;
+    return out.c_str();
+}
+
+std::vector<SweepPoint> cartesian_points(const std::vector<SweepParameter>& parameters) {
+    std::vector<SweepPoint> points{SweepPoint{}};
+    for (const SweepParameter& parameter : parameters) {
+        std::vector<SweepPoint> longer;
+        for (const SweepPoint& prefix : points)
+            for (const std::string& value : parameter.values) {
+                SweepPoint p = prefix;
+                p.values.push_back(value);
+                longer.push_back(std::move(p));
+            }
+        points = std::move(longer);
+    }
+    for (std::size_t i = 0; i < points.size(); ++i) points[i].index = static_cast<int>(i) + 1;
+    return points;
+}
+
+}  // namespace
+
+std::string point_name(const SweepPoint& point) { return fmt::format("{:04d}", point.index); }
+
+std::vector<std::string> point_overrides(const SweepPlan& plan, const SweepPoint& point) {
+    std::vector<std::string> sets = plan.overrides;
+    for (std::size_t i = 0; i < plan.parameters.size(); ++i)
+        sets.push_back(plan.parameters[i].key + "=" + point.values.at(i));
+    return sets;
+}
+
+SweepPlan plan_sweep(const std::string& scenario_file, const std::vector<std::string>& overrides) {
+    const Scenario base = load_scenario(scenario_file, overrides);
+    const YAML::Node sweep = base.resolved["sweep"];
+    if (!sweep || !sweep.IsMap() || sweep.size() == 0)
+        throw InputError(fmt::format("{}: sweep: missing or empty; a sweep maps dotted keys to lists of values, "
+                                     "e.g. sweep: {{platform.disk.bandwidth: [5MB/s, 50MB/s]}}",
+                                     scenario_file));
+    SweepPlan plan;
+    plan.scenario_file = std::filesystem::absolute(scenario_file).lexically_normal().string();
+    plan.scenario_name = base.name;
+    plan.overrides = overrides;
+    plan.events = base.output.events;
+    plan.gantt = base.output.gantt;
+    plan.trace = base.output.trace;
+    plan.default_dir = base.output.dir;
+    for (const auto& entry : sweep) {
+        SweepParameter parameter{entry.first.as<std::string>(), {}};
+        for (const auto& value : entry.second) parameter.values.push_back(yaml_text(value));
+        plan.parameters.push_back(std::move(parameter));
+    }
+    plan.points = cartesian_points(plan.parameters);
+    // Check every point now: a bad value should stop the sweep before any process starts.
+    for (const SweepPoint& point : plan.points) load_scenario(scenario_file, point_overrides(plan, point));
+    return plan;
+}
+
+nlohmann::json plan_to_json(const SweepPlan& plan) {
+    nlohmann::json parameters = nlohmann::json::array();
+    for (const SweepParameter& p : plan.parameters) parameters.push_back({{"key", p.key}, {"values", p.values}});
+    nlohmann::json points = nlohmann::json::array();
+    for (const SweepPoint& p : plan.points) points.push_back({{"index", p.index}, {"values", p.values}});
+    return {{"scenario_file", plan.scenario_file},
+            {"scenario_name", plan.scenario_name},
+            {"overrides", plan.overrides},
+            {"parameters", parameters},
+            {"points", points},
+            {"output", {{"events", plan.events}, {"gantt", plan.gantt}, {"trace", plan.trace}, {"dir", plan.default_dir}}}};
+}
+
+SweepPlan plan_from_json(const nlohmann::json& json, const std::string& label) {
+    try {
+        SweepPlan plan;
+        plan.scenario_file = json.at("scenario_file").get<std::string>();
+        plan.scenario_name = json.at("scenario_name").get<std::string>();
+        plan.overrides = json.at("overrides").get<std::vector<std::string>>();
+        for (const auto& p : json.at("parameters"))
+            plan.parameters.push_back({p.at("key").get<std::string>(), p.at("values").get<std::vector<std::string>>()});
+        for (const auto& p : json.at("points")) {
+            SweepPoint point{p.at("index").get<int>(), p.at("values").get<std::vector<std::string>>()};
+            if (point.values.size() != plan.parameters.size())
+                throw InputError(fmt::format("{}: point {} has {} values for {} parameters", label, point.index,
+                                             point.values.size(), plan.parameters.size()));
+            plan.points.push_back(std::move(point));
+        }
+        const auto& output = json.at("output");
+        plan.events = output.at("events").get<bool>();
+        plan.gantt = output.at("gantt").get<bool>();
+        plan.trace = output.at("trace").get<bool>();
+        plan.default_dir = output.at("dir").get<std::string>();
+        return plan;
+    } catch (const nlohmann::json::exception& e) {
+        throw InputError(fmt::format("{}: not a sweep plan written by memsim sweep: {}", label, e.what()));
+    }
+}
+
+}  // namespace memsim

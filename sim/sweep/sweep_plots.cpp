@@ -1,0 +1,137 @@
+#include "sim/sweep/sweep_plots.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "sim/output/text_format.h"
+#include "sim/sweep/svg_chart.h"
+#include "sim/sweep/value_axis.h"
+
+namespace memsim {
+
+namespace {
+
+struct Metric {
+    const char* key;
+    const char* label;
+    double unit_scale;
+};
+const Metric kMetrics[] = {{"time_ms", "iteration time (ms)", 1.0},
+                           {"peak_bytes", "peak memory (MiB)", 1048576.0},
+                           {"stall_ms", "stall time (ms)", 1.0}};
+
+std::string short_key(const std::string& dotted) { return dotted.substr(dotted.rfind('.') + 1); }
+
+std::string file_safe(const std::string& text) {
+    std::string out;
+    for (char c : text) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-') ? c : '_';
+    return out;
+}
+
+std::string describe_point(const SweepPlan& plan, const PointResult& r) {
+    std::string text = "point " + point_name(r.point);
+    for (std::size_t i = 0; i < plan.parameters.size(); ++i)
+        text += fmt::format("\n{} = {}", plan.parameters[i].key, r.point.values[i]);
+    text += "\nstatus " + r.status;
+    if (!r.message.empty()) text += ": " + r.message;
+    return text;
+}
+
+bool has_number(const PointResult& r, const char* key) {
+    return r.status == "ok" && r.summary.is_object() && r.summary.contains(key) && r.summary[key].is_number();
+}
+
+// The legend name of the line a point belongs to: the values of the parameters in `keep`.
+std::string series_name(const SweepPlan& plan, const SweepPoint& point, const std::vector<std::size_t>& keep) {
+    std::string name;
+    for (std::size_t i : keep) name += fmt::format("{}{}={}", name.empty() ? "" : ", ", short_key(plan.parameters[i].key), point.values[i]);
+    return name;
+}
+
+Chart metric_chart(const SweepPlan& plan, const std::vector<PointResult>& results, const Metric& metric, std::size_t param) {
+    const SweepParameter& p = plan.parameters[param];
+    const ValueAxis axis = value_axis(p.values);
+    Chart chart;
+    chart.title = fmt::format("{}: {} vs {}", plan.scenario_name, metric.key, p.key);
+    chart.x.label = p.key + (axis.numeric && !axis.unit.empty() ? " (" + axis.unit + ")" : "") +
+                    (axis.log_scale ? ", log scale" : "");
+    chart.x.log_scale = axis.log_scale;
+    chart.x.categorical = !axis.numeric;
+    for (std::size_t i = 0; i < p.values.size(); ++i) chart.x.ticks.emplace_back(axis.positions[i], p.values[i]);
+    chart.y.label = metric.label;
+    chart.y.unit_scale = metric.unit_scale;
+
+    std::vector<std::size_t> others;
+    for (std::size_t i = 0; i < plan.parameters.size(); ++i)
+        if (i != param) others.push_back(i);
+    std::map<std::string, std::size_t> series_index;
+    for (const PointResult& r : results) {
+        const auto at = std::find(p.values.begin(), p.values.end(), r.point.values[param]) - p.values.begin();
+        const double x = axis.positions[static_cast<std::size_t>(at)];
+        if (!has_number(r, metric.key)) {
+            chart.failures.push_back({x, 0, describe_point(plan, r)});
+            continue;
+        }
+        const std::string name = others.empty() ? metric.key : series_name(plan, r.point, others);
+        auto [it, added] = series_index.emplace(name, chart.series.size());
+        if (added) chart.series.push_back({name, {}, true});
+        chart.series[it->second].points.push_back({x, r.summary[metric.key].get<double>(), describe_point(plan, r)});
+    }
+    return chart;
+}
+
+Chart pareto_chart(const SweepPlan& plan, const std::vector<PointResult>& results) {
+    Chart chart;
+    chart.title = plan.scenario_name + ": time vs peak memory (Pareto front dashed)";
+    chart.x.label = "peak memory (MiB)";
+    chart.x.unit_scale = 1048576.0;
+    chart.y.label = "iteration time (ms)";
+    std::vector<std::size_t> policy_params;
+    for (std::size_t i = 0; i < plan.parameters.size(); ++i)
+        if (plan.parameters[i].key.rfind("policy.", 0) == 0) policy_params.push_back(i);
+    std::map<std::string, std::size_t> series_index;
+    std::vector<ChartPoint> all;
+    for (const PointResult& r : results) {
+        if (!has_number(r, "time_ms") || !has_number(r, "peak_bytes")) continue;
+        const ChartPoint point{r.summary["peak_bytes"].get<double>(), r.summary["time_ms"].get<double>(), describe_point(plan, r)};
+        const std::string name = series_name(plan, r.point, policy_params);
+        auto [it, added] = series_index.emplace(name, chart.series.size());
+        if (added) chart.series.push_back({name, {}, false});
+        chart.series[it->second].points.push_back(point);
+        all.push_back(point);
+    }
+    // Non-dominated: no other point is both smaller and faster.
+    std::stable_sort(all.begin(), all.end(), [](const ChartPoint& a, const ChartPoint& b) {
+        return a.x < b.x || (a.x == b.x && a.y < b.y);
+    });
+    for (const ChartPoint& p : all)
+        if (chart.front.empty() || p.y < chart.front.back().y) chart.front.push_back(p);
+    return chart;
+}
+
+}  // namespace
+
+std::vector<std::string> write_sweep_plots(const SweepPlan& plan, const std::vector<PointResult>& results,
+                                           const std::string& dir) {
+    std::vector<std::string> written;
+    const std::filesystem::path out(dir);
+    for (const Metric& metric : kMetrics)
+        for (std::size_t param = 0; param < plan.parameters.size(); ++param) {
+            const std::string name =
+                fmt::format("plot_{}_vs_{}.svg", metric.key, file_safe(plan.parameters[param].key));
+            write_text_file((out / name).string(), render_svg(metric_chart(plan, results, metric, param)));
+            written.push_back(name);
+        }
+    const bool policy_swept = std::any_of(plan.parameters.begin(), plan.parameters.end(),
+                                          [](const SweepParameter& p) { return p.key.rfind("policy.", 0) == 0; });
+    if (policy_swept) {
+        write_text_file((out / "plot_pareto_time_vs_peak.svg").string(), render_svg(pareto_chart(plan, results)));
+        written.push_back("plot_pareto_time_vs_peak.svg");
+    }
+    return written;
+}
+
+}  // namespace memsim
