@@ -136,3 +136,51 @@ TEST_CASE("loader error: invalid JSON and missing folder") {
     CHECK_THROWS_WITH(load_mnn_profile(dir + "_nope", 2, 2), Catch::Contains("profile folder does not exist"));
     CHECK_THROWS_WITH(load_mnn_profile(dir, 3, 2), Catch::Contains("tiny.3.tensor_size.json: cannot open file"));
 }
+
+TEST_CASE("loader error: io_info field types") {
+    SECTION("an input id that is a string") {
+        TinyProfile p;
+        p.io[1]["inputs"] = json::array({"0"});
+        expect_error(p, "tiny.io_info.json", "op 1: field 'inputs' holds \"0\" (tensor ids are integers >= 0)");
+    }
+    SECTION("a negative output id") {
+        TinyProfile p;
+        p.io[2]["outputs"] = json::array({-3});
+        expect_error(p, "tiny.io_info.json", "op 2: field 'outputs' holds -3 (tensor ids are integers >= 0)");
+    }
+    SECTION("a fractional release id") {
+        TinyProfile p;
+        p.io[2]["release"] = json::array({1.5});
+        expect_error(p, "tiny.io_info.json", "op 2: field 'release' holds 1.5");
+    }
+    SECTION("release that is not a list") {
+        TinyProfile p;
+        p.io[0]["release"] = 7;
+        expect_error(p, "tiny.io_info.json", "op 0: field 'release' missing or not a list");
+    }
+    SECTION("a missing outputs field") {
+        TinyProfile p;
+        p.io[0].erase("outputs");
+        expect_error(p, "tiny.io_info.json", "op 0: field 'outputs' missing or not a list");
+    }
+    SECTION("an entry that is not an object") {
+        TinyProfile p;
+        p.io[1] = json::array({1, 2});
+        expect_error(p, "tiny.io_info.json", "entry 1 is not an object");
+    }
+    SECTION("an id that is a string") {
+        TinyProfile p;
+        p.io[1]["id"] = "1";
+        expect_error(p, "tiny.io_info.json", "entry 1: 'id' is \"1\" (must equal its position 1)");
+    }
+    SECTION("a top level that is not a list") {
+        TinyProfile p;
+        p.io = json::object({{"ops", 3}});
+        expect_error(p, "tiny.io_info.json", "expected a non-empty list of operators");
+    }
+    SECTION("truncated JSON") {
+        const std::string dir = TinyProfile().write();
+        std::ofstream(fs::path(dir) / "tiny.io_info.json") << "[{\"op\": \"x\", \"id\": 0,";
+        CHECK_THROWS_WITH(load_mnn_profile(dir, 2, 2), Catch::Contains("tiny.io_info.json: invalid JSON"));
+    }
+}

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -12,6 +13,7 @@
 
 #include "models/workload/forward_end.h"
 #include "models/workload/input_error.h"
+#include "models/workload/io_info_reader.h"
 
 namespace memsim {
 
@@ -20,12 +22,21 @@ using nlohmann::json;
 
 namespace {
 
-json read_json(const fs::path& path) {
-    std::ifstream in(path);
+std::string read_text(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError(fmt::format("{}: cannot open file", path.string()));
+    std::string text(fs::file_size(path), '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    if (in.gcount() != static_cast<std::streamsize>(text.size()))
+        throw InputError(fmt::format("{}: cannot read file", path.string()));
+    return text;
+}
+
+json read_json(const fs::path& path) {
+    const std::string text = read_text(path);
     try {
-        return json::parse(in);
-    } catch (const json::parse_error& e) {
+        return parse_json_fast(text);
+    } catch (const std::runtime_error& e) {
         throw InputError(fmt::format("{}: invalid JSON: {}", path.string(), e.what()));
     }
 }
@@ -85,37 +96,42 @@ private:
         throw InputError(fmt::format("{}: {}", f.string(), what));
     }
 
-    std::vector<TensorId> tensor_list(const fs::path& f, const json& entry, const char* key, int op) {
-        if (!entry.contains(key) || !entry[key].is_array())
-            fail(f, fmt::format("op {}: field '{}' missing or not a list", op, key));
+    std::vector<TensorId> tensor_list(const fs::path& f, const IoListField& field, const char* key, int op) {
+        if (!field.present || !field.is_list) fail(f, fmt::format("op {}: field '{}' missing or not a list", op, key));
+        if (field.bad_value)
+            fail(f, fmt::format("op {}: field '{}' holds {} (tensor ids are integers >= 0)", op, key, *field.bad_value));
         std::vector<TensorId> out;
-        for (const json& v : entry[key]) {
-            if (!v.is_number_integer() || v.get<long long>() < 0)
-                fail(f, fmt::format("op {}: field '{}' holds {} (tensor ids are integers >= 0)", op, key, v.dump()));
-            out.push_back(static_cast<TensorId>(v.get<long long>()));
+        out.reserve(field.values.size());
+        for (long long v : field.values) {
+            if (v < 0 || v > std::numeric_limits<TensorId>::max())
+                fail(f, fmt::format("op {}: field '{}' holds {} (tensor ids are integers >= 0)", op, key, v));
+            out.push_back(static_cast<TensorId>(v));
         }
         return out;
     }
 
     void load_io_info() {
         const fs::path f = file("io_info", false);
-        const json j = read_json(f);
-        if (!j.is_array() || j.empty()) fail(f, "expected a non-empty list of operators");
-        const int n = static_cast<int>(j.size());
+        IoInfo info;
+        try {
+            info = read_io_info(read_text(f));
+        } catch (const std::runtime_error& e) {
+            fail(f, fmt::format("invalid JSON: {}", e.what()));
+        }
+        if (!info.is_array || info.entries.empty()) fail(f, "expected a non-empty list of operators");
+        const int n = static_cast<int>(info.entries.size());
         w_.ops.resize(n);
         w_.tensors.resize(n);  // tensor i is the output of op i; scratch ids come after
         for (int i = 0; i < n; ++i) w_.tensors[i].name = std::to_string(i);
         for (int i = 0; i < n; ++i) {
-            const json& e = j[i];
-            if (!e.is_object()) fail(f, fmt::format("entry {} is not an object", i));
-            if (!e.contains("id") || !e["id"].is_number_integer() || e["id"].get<long long>() != i)
-                fail(f, fmt::format("entry {}: 'id' is {} (must equal its position {})", i,
-                                    e.contains("id") ? e["id"].dump() : "missing", i));
+            const IoEntry& e = info.entries[i];
+            if (!e.is_object) fail(f, fmt::format("entry {} is not an object", i));
+            if (!e.id || *e.id != i) fail(f, fmt::format("entry {}: 'id' is {} (must equal its position {})", i, e.id_text, i));
             Op& op = w_.ops[i];
-            op.name = e.contains("op") && e["op"].is_string() ? e["op"].get<std::string>() : fmt::format("op{}", i);
-            op.inputs = tensor_list(f, e, "inputs", i);
-            op.outputs = tensor_list(f, e, "outputs", i);
-            op.release = tensor_list(f, e, "release", i);
+            op.name = e.name ? *e.name : fmt::format("op{}", i);
+            op.inputs = tensor_list(f, e.inputs, "inputs", i);
+            op.outputs = tensor_list(f, e.outputs, "outputs", i);
+            op.release = tensor_list(f, e.release, "release", i);
             for (TensorId t : op.outputs) {
                 if (t >= n) fail(f, fmt::format("op {}: output tensor {} unknown (ids go up to {})", i, t, n - 1));
                 if (w_.tensors[t].producer != kNoOp)
