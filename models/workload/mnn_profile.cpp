@@ -1,5 +1,6 @@
 #include "models/workload/mnn_profile.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -67,6 +68,7 @@ public:
         w_.name = model_;
         w_.batch = batch_;
         w_.source = dir_.string();
+        check_batch_exists();
         load_io_info();
         load_tensor_sizes();
         load_resize_info();
@@ -88,6 +90,26 @@ public:
     }
 
 private:
+    // A batch the profile was not measured at is the common mistake: name the ones it has.
+    void check_batch_exists() const {
+        const fs::path f = file("tensor_size");
+        if (fs::exists(f)) return;
+        const std::string prefix = model_ + ".", suffix = ".tensor_size.json";
+        std::vector<int> batches;
+        for (const auto& entry : fs::directory_iterator(dir_)) {
+            const std::string name = entry.path().filename().string();
+            if (name.size() <= prefix.size() + suffix.size() || name.rfind(prefix, 0) != 0 ||
+                name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+                continue;
+            const std::string middle = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+            if (!middle.empty() && middle.find_first_not_of("0123456789") == std::string::npos && middle.size() < 9)
+                batches.push_back(std::stoi(middle));
+        }
+        std::sort(batches.begin(), batches.end());
+        fail(f, fmt::format("cannot open file: the profile has no batch {} (batches measured: {})", batch_,
+                            batches.empty() ? std::string("none") : fmt::format("{}", fmt::join(batches, " "))));
+    }
+
     fs::path file(const std::string& kind, bool with_batch = true) const {
         return dir_ / (with_batch ? fmt::format("{}.{}.{}.json", model_, batch_, kind) : fmt::format("{}.{}.json", model_, kind));
     }

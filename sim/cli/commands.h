@@ -14,8 +14,13 @@ void register_run_command(CLI::App& app);
 void register_info_command(CLI::App& app);
 void register_generate_command(CLI::App& app);
 
+// Exit codes: 0 success; 1 an error (bad input, I/O, invariant violation);
+// 2 the simulation ran but the scenario failed (oom, thrash); its summary is written.
+inline constexpr int kExitError = 1;
+inline constexpr int kExitScenarioFailed = 2;
 // Exit code of the subcommand that ran (0 unless it reported an error).
 int exit_code();
+void set_exit_code(int code);
 // Runs `body`; prints any exception as "memsim: error: ..." on stderr and sets exit code 1.
 void guarded(const std::function<void()>& body);
 

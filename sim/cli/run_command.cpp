@@ -74,6 +74,10 @@ void register_run_command(CLI::App& app) {
                               << "` (this run is its base point)\n";
                 std::cout << "wrote      " << (fs::path(dir) / "summary.json").string() << "\n";
             }
+            if (r.summary.status != "ok") {
+                std::cerr << "memsim: " << r.summary.status << ": " << r.summary.message << "\n";
+                set_exit_code(kExitScenarioFailed);
+            }
         });
     });
 }

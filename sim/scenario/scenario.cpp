@@ -118,6 +118,9 @@ public:
         std::stringstream ss(dotted);
         std::string part;
         while (std::getline(ss, part, '.')) {
+            if (!path.empty() && field->children.empty() && field->kind != Kind::Map && field->kind != Kind::Sweep)
+                fail(where.empty() ? dotted : where + "." + dotted,
+                     fmt::format("'{}' is a single value, not a map", path));
             path = path.empty() ? part : path + "." + part;
             auto it = std::find_if(field->children.begin(), field->children.end(), [&](const Field& f) { return f.key == part; });
             if (it == field->children.end() || field->kind == Kind::Sweep) {
