@@ -1,5 +1,7 @@
 #include "sim/platform.h"
 
+#include <algorithm>
+
 #include <xbt/log.h>
 
 namespace memsim {
@@ -25,6 +27,11 @@ SimPlatform build_platform(const PlatformSpec& spec) {
     }
     platform.disk->set_read_bandwidth(spec.disk.read_bytes_per_s * SimPlatform::kDiskScale);
     platform.disk->set_write_bandwidth(spec.disk.write_bytes_per_s * SimPlatform::kDiskScale);
+    // The disk also has a shared read+write constraint, fixed at creation to the larger
+    // of the two: without this, a later run with a faster disk would be capped by the
+    // first run's bandwidth. (Our disk actor serves one I/O at a time, so it never binds.)
+    platform.disk->set_readwrite_bandwidth(std::max(spec.disk.read_bytes_per_s, spec.disk.write_bytes_per_s) *
+                                           SimPlatform::kDiskScale);
     return platform;
 }
 

@@ -203,12 +203,12 @@ private:
                            op, "waiting for swap-outs to free memory");
                 continue;
             }
-            if (heuristic_ || s_.policy.swap.select == "fixed_buffer") {
+            if (heuristic_ || swaps_on_demand()) {
                 std::vector<TensorId> candidates;
                 for (TensorId t : resident_order())
                     if (evictable(t)) candidates.push_back(t);
                 if (!candidates.empty()) {
-                    evict(choose_victim(candidates), op);
+                    evict(choose_victim(candidates, op), op);
                     continue;
                 }
             }
@@ -231,8 +231,32 @@ private:
         return ts;
     }
 
-    TensorId choose_victim(const std::vector<TensorId>& candidates) {
+    // Budget-driven swapping without a recompute heuristic: what the static selection
+    // did not free in time (a write cancelled because its tensor was needed, a read that
+    // came back early, pool fragmentation) is swapped out on demand.
+    bool swaps_on_demand() const {
+        return mode_ != "none" && (s_.policy.swap.select == "fixed_buffer" || (s_.policy.swap.select == "budget" && !heuristic_));
+    }
+
+    // Compute time until the tensor's next use, from the start of op `op`.
+    double ms_until_next_use(TensorId t, int op) const {
+        const auto& u = uses_[t];
+        const std::size_t k = state_[t].next_use;
+        if (k >= u.size()) return compute_between(std::max(op, 0), static_cast<int>(w_.ops.size()));
+        return compute_between(std::max(op, 0), std::max(plan_[u[k]].op, op));
+    }
+
+    TensorId choose_victim(const std::vector<TensorId>& candidates, int op) {
         if (heuristic_) return candidates[heuristic_->choose(*this, candidates)];
+        if (s_.policy.swap.select == "budget") {
+            // The selection's own score: size x time until needed again (ties: lower id).
+            auto score = [&](TensorId t) { return static_cast<double>(w_.tensors[t].bytes) * ms_until_next_use(t, op); };
+            return *std::max_element(candidates.begin(), candidates.end(), [&](TensorId a, TensorId b) {
+                const double sa = score(a), sb = score(b);
+                if (sa != sb) return sa < sb;
+                return a > b;
+            });
+        }
         // fixed_buffer (the reference's DXR rule): tensors with no further forward use
         // first, largest first; then the others, largest first.
         auto no_forward_use = [&](TensorId t) {
@@ -250,7 +274,7 @@ private:
 
     void evict(TensorId t, int op) {
         ++result_.summary.evictions;
-        const bool to_disk = s_.policy.swap.select == "fixed_buffer" || (s_.policy.hybrid && swap_is_cheaper(t));
+        const bool to_disk = swaps_on_demand() || (s_.policy.hybrid && swap_is_cheaper(t));
         if (to_disk) {
             // The write holds the memory until done; this op waits for it.
             enqueue_write(t, op);

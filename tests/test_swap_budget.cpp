@@ -1,0 +1,86 @@
+// Budget-driven swap selection (policy.swap.select: budget) on traces worked out on paper.
+// Disk: 100 B/ms both ways; allocator os (footprint = live bytes).
+#include <catch2/catch.hpp>
+
+#include "sim/scenario/scenario.h"
+#include "sim/simulation.h"
+#include "test_support.h"
+
+using namespace memsim;
+
+namespace {
+
+RunResult run_budget(const Workload& w, const std::string& budget) {
+    const Scenario s = parse_scenario("workload: {synthetic: mlp}\n"
+                                      "platform: {disk: {bandwidth: 100000B/s}, memory: {budget: " + budget + "}}\n"
+                                      "policy: {allocator: os, swap: {mode: async, select: budget, prefetch: eager}}\n",
+                                      "test");
+    return simulate(w, s);
+}
+
+}  // namespace
+
+TEST_CASE("budget selection: the largest size x idle-time feature map goes out, just enough to fit") {
+    // Forward: op0 t0, op1 t1, op2 t2 (1000 B each, 5 ms). Backward: op3 reads t2, op4 reads t1,
+    // op5 reads t0 (outputs 10 B each). Live during ops: 1000, 2000, 3000, 3010, 2020, 1030.
+    // Budget 2100: op3 is over. Feature maps absent over op3: t0 (ops 1-4, idle 20 ms, score
+    // 20000) and t1 (ops 2-3, 10 ms, 10000); t0 is taken, op3 falls to 2010: done.
+    // Run: op0 0-5, write t0 5-15. op1 5-10 (2000). op2 needs room: waits for the write,
+    // t0 freed at 15, op2 15-20. op3 20-25 (the read of t0 does not fit yet: 2000 + 1000).
+    // op4 at 25: read fits (1010 + 1000), 25-35; op4 25-30. op5 waits until 35, runs 35-40.
+    const Workload w = test::WorkloadBuilder()
+                           .op(5, 1000, {}, {})
+                           .op(5, 1000, {}, {})
+                           .op(5, 1000, {}, {})
+                           .op(5, 10, {2}, {2})
+                           .op(5, 10, {1}, {1})
+                           .op(5, 10, {0}, {0, 3, 4})
+                           .build(3);
+    const RunResult r = run_budget(w, "2100B");
+    CHECK(r.summary.status == "ok");
+    CHECK(r.summary.swapped_tensors == 1);
+    CHECK(r.summary.bytes_written == 1000);
+    CHECK(r.summary.bytes_read == 1000);
+    CHECK(r.summary.evictions == 0);
+    CHECK(r.summary.time_ms == Approx(40.0).epsilon(1e-12));
+    CHECK(r.summary.stall_ms == Approx(10.0).epsilon(1e-12));
+    CHECK(r.summary.live_peak_bytes == 2020);
+    CHECK(r.summary.peak_bytes <= 2100);
+}
+
+TEST_CASE("budget selection: what no feature-map window covers is swapped out on demand") {
+    // Forward: op0 t0 (1000 B, 1 ms). Backward: op1 makes t1, op2 reads t0 and makes t2, op3
+    // reads t1 (1000 B outputs, 10 B for op3, 1 ms each). Live during ops: 1000, 2000, 3000,
+    // 2010; budget 2500. The only feature-map window (t0, absent over op1) does not cover op2,
+    // so the static selection takes nothing.
+    // Run: op2 at 2 needs 1000 B: t0 is locked, t1 is evicted to disk (write 2-12, stall 10),
+    // op2 12-13 frees t0; op3 reads t1 back 13-23 (stall 10) and runs 23-24.
+    const Workload w = test::WorkloadBuilder()
+                           .op(1, 1000, {}, {})
+                           .op(1, 1000, {}, {})
+                           .op(1, 1000, {0}, {0})
+                           .op(1, 10, {1}, {1, 2})
+                           .build(1);
+    const RunResult r = run_budget(w, "2500B");
+    CHECK(r.summary.status == "ok");
+    CHECK(r.summary.swapped_tensors == 0);
+    CHECK(r.summary.evictions == 1);
+    CHECK(r.summary.bytes_written == 1000);
+    CHECK(r.summary.bytes_read == 1000);
+    CHECK(r.summary.time_ms == Approx(24.0).epsilon(1e-12));
+    CHECK(r.summary.stall_ms == Approx(20.0).epsilon(1e-12));
+    CHECK(r.summary.live_peak_bytes == 2010);
+}
+
+TEST_CASE("budget selection: a budget below what the running op locks is out of memory") {
+    // op2 needs t0 (locked) and its own 1000 B output: 2000 B can never fit in 1500.
+    const Workload w = test::WorkloadBuilder()
+                           .op(1, 1000, {}, {})
+                           .op(1, 1000, {}, {})
+                           .op(1, 1000, {0}, {0})
+                           .op(1, 10, {1}, {1, 2})
+                           .build(2);
+    const RunResult r = run_budget(w, "1500B");
+    CHECK(r.summary.status == "oom");
+    CHECK_THAT(r.summary.message, Catch::Contains("out of memory at op 2") && Catch::Contains("budget 1500 B"));
+}
