@@ -61,7 +61,8 @@ void register_run_command(CLI::App& app) {
     cmd->add_flag("--quiet,-q", opt->quiet, "Print nothing but errors");
     cmd->callback([opt]() {
         guarded([&]() {
-            const Scenario s = load_scenario(opt->scenario, opt->sets);
+            Scenario s = load_scenario(opt->scenario, opt->sets);
+            if (!opt->out.empty()) s.resolved["output"]["dir"] = opt->out;  // the summary records where it went
             const Workload w = load_workload(s);
             const RunResult r = simulate(w, s, execution_plan(w, s));
             const std::string dir = opt->out.empty() ? s.output.dir : opt->out;
