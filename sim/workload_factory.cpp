@@ -1,6 +1,11 @@
 #include "sim/workload_factory.h"
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "models/workload/example_mlp.h"
 #include "models/workload/input_error.h"
@@ -19,10 +24,20 @@ Workload synthetic(const Scenario& s) {
         return it == p.end() ? fallback : it->second;
     };
     if (s.workload.synthetic == "mlp") {
+        const std::vector<std::string> known = {"batch", "layers", "width", "input", "classes"};
+        for (const auto& [key, value] : p) {
+            if (std::find(known.begin(), known.end(), key) == known.end())
+                throw InputError(fmt::format("{}: workload.{}: unknown parameter of the mlp workload (known: {})", s.file, key,
+                                             fmt::join(known, ", ")));
+            if (value < 1 || value != static_cast<double>(static_cast<int>(value)))
+                throw InputError(fmt::format("{}: workload.{}: {} is not an integer >= 1", s.file, key, value));
+        }
         MlpShape shape;
         shape.batch = static_cast<int>(param("batch", shape.batch));
         shape.layers = static_cast<int>(param("layers", shape.layers));
         shape.hidden = static_cast<int>(param("width", shape.hidden));
+        shape.input = static_cast<int>(param("input", shape.input));
+        shape.classes = static_cast<int>(param("classes", shape.classes));
         return make_example_mlp(shape);
     }
     try {
