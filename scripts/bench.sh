@@ -50,4 +50,7 @@ acts = s.get("activities", 0)
 print(f"{sys.argv[3]:<32} {mean:10.1f} {sd:10.1f} {acts:12d} {acts / t['mean']:14.0f}")
 PY
 done
+# The floor: starting a process linked with Debian's libsimgrid (it loads ns-3) and exiting.
+hyperfine -N --warmup 3 --runs "$runs" --export-json "$out/startup.json" "build/memsim --help" >/dev/null 2>&1
+python3 -c "import json,sys; t=json.load(open(sys.argv[1]))['results'][0]; print(f\"{'startup_floor (memsim --help)':<32} {t['mean']*1e3:10.1f} {t['stddev']*1e3:10.1f}\")" "$out/startup.json"
 echo "($(nproc) cores, $runs runs per case after 3 warm-ups; activities/s = SimGrid activities per second of wall time, end to end)"

@@ -82,6 +82,9 @@ public:
     }
 
     RunResult run() {
+        // One activity per step plus I/O; about two memory samples per tensor.
+        result_.log.activities.reserve(plan_.size() + plan_.size() / 4);
+        result_.log.memory.reserve(2 * w_.tensors.size() + 16);
         platform_ = build_platform(s_.platform);
         mutex_ = sg::Mutex::create();
         cv_ = sg::ConditionVariable::create();
