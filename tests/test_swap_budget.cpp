@@ -84,3 +84,32 @@ TEST_CASE("budget selection: a budget below what the running op locks is out of 
     CHECK(r.summary.status == "oom");
     CHECK_THAT(r.summary.message, Catch::Contains("out of memory at op 2") && Catch::Contains("budget 1500 B"));
 }
+
+TEST_CASE("fixed_buffer: evicts to disk what has no further forward use, reads it back on demand") {
+    // Forward: op0 t0, op1 t1 (reads t0), op2 t2 (reads t1): 1000 B, 1 ms each. Backward:
+    // op3 reads t2 and t0 (10 B out, frees t2); op4 reads t1 and t0 (10 B out, frees the rest).
+    // Buffer 2500 B. op2 at 2: t0 + t1 + t2 = 3000 does not fit; t1 is locked, t0 goes to
+    // disk (write 2-12), op2 12-13. op3 at 13 reads t0: t2 + t0 = 2000 + t1 does not fit; t1
+    // (no forward use left) goes (write 13-23), read t0 23-33, op3 33-34. op4 at 34 reads t1
+    // (34-44) and runs 44-45. Stalls: 10 + 10 + 10 + 10.
+    const Workload w = test::WorkloadBuilder()
+                           .op(1, 1000, {}, {})
+                           .op(1, 1000, {0}, {})
+                           .op(1, 1000, {1}, {})
+                           .op(1, 10, {2, 0}, {2})
+                           .op(1, 10, {1, 0}, {0, 1, 3})
+                           .build(3);
+    const Scenario s = parse_scenario("workload: {synthetic: mlp}\n"
+                                      "platform: {disk: {bandwidth: 100000B/s}, memory: {budget: 2500B}}\n"
+                                      "policy: {allocator: os, swap: {mode: async, select: fixed_buffer}}\n",
+                                      "test");
+    const RunResult r = simulate(w, s);
+    CHECK(r.summary.status == "ok");
+    CHECK(r.summary.evictions == 2);
+    CHECK(r.summary.bytes_written == 2000);
+    CHECK(r.summary.bytes_read == 2000);
+    CHECK(r.summary.time_ms == Approx(45.0).epsilon(1e-12));
+    CHECK(r.summary.stall_ms == Approx(40.0).epsilon(1e-12));
+    CHECK(r.summary.live_peak_bytes == 2020);
+    CHECK(r.summary.peak_bytes <= 2500);
+}
