@@ -1,0 +1,66 @@
+// Every shipped scenario and platform file parses, and every scenario runs as shipped.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "sim/scenario/scenario.h"
+
+using namespace memsim;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<fs::path> files_in(const std::string& dir) {
+    std::vector<fs::path> out;
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.path().extension() == ".yaml") out.push_back(e.path());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+bool needs_shared(const Scenario& s) {
+    return s.workload.profile.find("../shared") != std::string::npos || s.workload.dtr_log.find("../shared") != std::string::npos;
+}
+
+int run_memsim(const std::string& args) {
+    const int status = std::system((std::string(MEMSIM_BINARY) + " " + args + " >/dev/null 2>&1").c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+void run_scenarios(bool shared) {
+    const fs::path out = fs::temp_directory_path() / ("memsim_shipped_" + std::to_string(::getpid()));
+    int ran = 0;
+    for (const fs::path& f : files_in("scenarios")) {
+        const Scenario s = load_scenario(f.string());
+        if (needs_shared(s) != shared) continue;
+        INFO(f.string());
+        CHECK(run_memsim("run " + f.string() + " -q --out " + (out / f.stem()).string()) == 0);
+        ++ran;
+    }
+    CHECK(ran > 0);
+    fs::remove_all(out);
+}
+
+}  // namespace
+
+TEST_CASE("shipped: every platform file in configs/ parses") {
+    const auto files = files_in("configs");
+    REQUIRE(files.size() >= 4);
+    for (const fs::path& f : files) {
+        INFO(f.string());
+        const Scenario s = parse_scenario("name: c\nworkload: {synthetic: uniform_linear, n: 4}\nplatform: " + f.string() + "\n", "t.yaml");
+        CHECK(s.platform.name == f.stem().string());
+        CHECK(s.platform.disk.read_bytes_per_s > 0);
+        CHECK(s.platform.disk.write_bytes_per_s > 0);
+    }
+}
+
+TEST_CASE("shipped: every scenario on the project's own workloads runs as shipped") { run_scenarios(false); }
+
+TEST_CASE("shared: every scenario on the shared profiles runs as shipped") { run_scenarios(true); }
