@@ -1,14 +1,12 @@
 // Every shipped scenario and platform file parses, and every scenario runs as shipped.
 #include <catch2/catch.hpp>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdlib>
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "file_support.h"
 #include "sim/scenario/scenario.h"
 
 using namespace memsim;
@@ -28,23 +26,19 @@ bool needs_shared(const Scenario& s) {
     return s.workload.profile.find("../shared") != std::string::npos || s.workload.dtr_log.find("../shared") != std::string::npos;
 }
 
-int run_memsim(const std::string& args) {
-    const int status = std::system((std::string(MEMSIM_BINARY) + " " + args + " >/dev/null 2>&1").c_str());
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-}
-
 void run_scenarios(bool shared) {
-    const fs::path out = fs::temp_directory_path() / ("memsim_shipped_" + std::to_string(::getpid()));
+    const fs::path out = test::fresh_dir("shipped");
     int ran = 0;
     for (const fs::path& f : files_in("scenarios")) {
         const Scenario s = load_scenario(f.string());
         if (needs_shared(s) != shared) continue;
         INFO(f.string());
-        CHECK(run_memsim("run " + f.string() + " -q --out " + (out / f.stem()).string()) == 0);
+        const test::Outcome o = test::run_memsim("run " + f.string() + " -q --out " + (out / f.stem()).string());
+        INFO(o.err);
+        CHECK(o.code == 0);
         ++ran;
     }
     CHECK(ran > 0);
-    fs::remove_all(out);
 }
 
 }  // namespace

@@ -1,0 +1,49 @@
+// Files and processes for tests: read a file whole, a fresh scratch folder, run the
+// memsim binary and capture its exit code and output.
+#pragma once
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace memsim::test {
+
+inline std::string read_file(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// An empty folder under the temp dir, unique to this test process.
+inline std::filesystem::path fresh_dir(const std::string& name) {
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("memsim_test_" + std::to_string(::getpid())) / name;
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    return dir;
+}
+
+struct Outcome {
+    int code = -1;
+    std::string out, err;
+};
+
+// Runs `memsim ARGS` (from the source tree, where ctest runs the tests).
+inline Outcome run_memsim(const std::string& args) {
+    const std::filesystem::path dir = fresh_dir("memsim_io");
+    const std::string cmd = std::string(MEMSIM_BINARY) + " " + args + " >" + (dir / "out").string() + " 2>" + (dir / "err").string();
+    const int status = std::system(cmd.c_str());
+    Outcome o;
+    o.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    o.out = read_file(dir / "out");
+    o.err = read_file(dir / "err");
+    return o;
+}
+
+}  // namespace memsim::test
