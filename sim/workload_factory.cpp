@@ -51,7 +51,8 @@ Workload synthetic(const Scenario& s) {
 
 Workload load_workload(const Scenario& s) {
     Workload w;
-    if (!s.workload.profile.empty()) w = load_mnn_profile(s.workload.profile, s.workload.batch, s.workload.forward_end);
+    if (!s.workload.profile.empty()) w = load_mnn_profile(s.workload.profile, s.workload.batch, s.workload.forward_end,
+                                                         s.workload.costs == "linear_fit" ? CostModel::LinearFit : CostModel::Measured);
     else if (!s.workload.synthetic.empty()) w = synthetic(s);
     else w = load_dtr_log(s.workload.dtr_log);
     if (s.workload.forward_end && s.workload.profile.empty()) {

@@ -18,6 +18,7 @@ nlohmann::json workload_info(const Workload& w, double disk_bytes_per_s) {
     j["tensors"] = w.tensors.size();
     j["forward_end"] = w.forward_end;
     j["forward_end_rule"] = w.forward_end_rule;
+    if (!w.cost_note.empty()) j["cost_model"] = w.cost_note;
     j["compute_ms"] = w.compute_ms();
     j["feature_maps"] = feature_maps(w).size();
     j["feature_map_bytes"] = fm_bytes;

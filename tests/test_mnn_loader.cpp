@@ -184,3 +184,46 @@ TEST_CASE("loader error: io_info field types") {
         CHECK_THROWS_WITH(load_mnn_profile(dir, 2, 2), Catch::Contains("tiny.io_info.json: invalid JSON"));
     }
 }
+
+TEST_CASE("loader: linear_fit costs, per operator, clipped at zero") {
+    // Costs at batch 2: 1.5, 2.0, 0.5 ms; at batch 4: 2.5, 4.0, 0.1 ms. Lines through two
+    // points, evaluated at batch 8: 1.5 + 0.5*6 = 4.5; 2.0 + 1.0*6 = 8.0; 0.5 - 0.2*6 < 0 -> 0.
+    TinyProfile p;
+    const std::string dir = p.write();
+    auto put = [&](const std::string& name, const json& j) { std::ofstream(fs::path(dir) / name) << j.dump(); };
+    put("tiny.4.cost_info.json", json::parse(R"({"0": 2.5, "1": 4.0, "2": 0.1})"));
+    for (const int b : {4, 8}) {
+        put("tiny." + std::to_string(b) + ".tensor_size.json", p.sizes);
+        put("tiny." + std::to_string(b) + ".resize_info.json", p.resize);
+    }
+    CHECK_THROWS_WITH(load_mnn_profile(dir, 8, 2), Catch::Contains("tiny.8.cost_info.json: no cost file for batch 8") &&
+                                                        Catch::Contains("measured for batches 2 4"));
+    const Workload w = load_mnn_profile(dir, 8, 2, CostModel::LinearFit);
+    CHECK(w.ops[0].cost_ms == Approx(4.5).epsilon(1e-12));
+    CHECK(w.ops[1].cost_ms == Approx(8.0).epsilon(1e-12));
+    CHECK(w.ops[2].cost_ms == 0.0);
+    CHECK_THAT(w.cost_note, Catch::Contains("linear fit over batches 2 4"));
+    // At a measured batch the fit goes through the measured points (two batches).
+    const Workload at4 = load_mnn_profile(dir, 4, 2, CostModel::LinearFit);
+    CHECK(at4.ops[1].cost_ms == Approx(4.0).epsilon(1e-12));
+    CHECK(profile_batches(dir, "cost_info") == std::vector<int>{2, 4});
+    CHECK(profile_batches(dir, "tensor_size") == std::vector<int>{2, 4, 8});
+    // One batch is not enough for a line.
+    fs::remove(fs::path(dir) / "tiny.4.cost_info.json");
+    CHECK_THROWS_WITH(load_mnn_profile(dir, 8, 2, CostModel::LinearFit), Catch::Contains("at least two batches (found: 2)"));
+}
+
+TEST_CASE("shared: linear_fit reproduces MobilenetV2's measured compute") {
+    const std::string dir = MEMSIM_SHARED_DIR "/profiles/MobilenetV2";
+    // Measured (b2, b4, b8, b16) 1548.550 / 2488.364 / 4296.386 / 8014.835 ms, fitted 1584.861 / 2498.488 / 4326.153 / 7981.522.
+    for (const auto [b, tolerance] : {std::pair{2, 0.025}, {4, 0.01}, {8, 0.01}, {16, 0.01}}) {
+        INFO("batch " << b);
+        const double measured = load_mnn_profile(dir, b).compute_ms();
+        const double fitted = load_mnn_profile(dir, b, std::nullopt, CostModel::LinearFit).compute_ms();
+        CHECK(fitted == Approx(measured).epsilon(tolerance));
+    }
+    // Batch 50: sizes were profiled, times were not.
+    const Workload w = load_mnn_profile(dir, 50, std::nullopt, CostModel::LinearFit);
+    CHECK(w.forward_end == 1438);
+    CHECK(w.compute_ms() > load_mnn_profile(dir, 16).compute_ms());
+}

@@ -58,11 +58,27 @@ std::string find_model_name(const fs::path& dir) {
     return names.front();
 }
 
+std::vector<int> batches_with(const fs::path& dir, const std::string& model, const std::string& kind) {
+    const std::string prefix = model + ".", suffix = "." + kind + ".json";
+    std::vector<int> batches;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        const std::string name = entry.path().filename().string();
+        if (name.size() <= prefix.size() + suffix.size() || name.rfind(prefix, 0) != 0 ||
+            name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+            continue;
+        const std::string middle = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+        if (!middle.empty() && middle.find_first_not_of("0123456789") == std::string::npos && middle.size() < 9)
+            batches.push_back(std::stoi(middle));
+    }
+    std::sort(batches.begin(), batches.end());
+    return batches;
+}
+
 class Loader {
 public:
     Loader(fs::path dir, int batch) : dir_(std::move(dir)), batch_(batch) {}
 
-    Workload load(std::optional<int> forward_end) {
+    Workload load(std::optional<int> forward_end, CostModel costs) {
         if (batch_ <= 0) throw InputError(fmt::format("{}: batch must be a positive integer, got {}", dir_.string(), batch_));
         model_ = find_model_name(dir_);
         w_.name = model_;
@@ -72,7 +88,7 @@ public:
         load_io_info();
         load_tensor_sizes();
         load_resize_info();
-        load_costs();
+        load_costs(costs);
         load_redundant_parents();
         check_lifetimes();
         if (forward_end) {
@@ -94,20 +110,12 @@ private:
     void check_batch_exists() const {
         const fs::path f = file("tensor_size");
         if (fs::exists(f)) return;
-        const std::string prefix = model_ + ".", suffix = ".tensor_size.json";
-        std::vector<int> batches;
-        for (const auto& entry : fs::directory_iterator(dir_)) {
-            const std::string name = entry.path().filename().string();
-            if (name.size() <= prefix.size() + suffix.size() || name.rfind(prefix, 0) != 0 ||
-                name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
-                continue;
-            const std::string middle = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
-            if (!middle.empty() && middle.find_first_not_of("0123456789") == std::string::npos && middle.size() < 9)
-                batches.push_back(std::stoi(middle));
-        }
-        std::sort(batches.begin(), batches.end());
         fail(f, fmt::format("cannot open file: the profile has no batch {} (batches measured: {})", batch_,
-                            batches.empty() ? std::string("none") : fmt::format("{}", fmt::join(batches, " "))));
+                            batch_list(batches_with(dir_, model_, "tensor_size"))));
+    }
+
+    static std::string batch_list(const std::vector<int>& batches) {
+        return batches.empty() ? std::string("none") : fmt::format("{}", fmt::join(batches, " "));
     }
 
     fs::path file(const std::string& kind, bool with_batch = true) const {
@@ -237,13 +245,50 @@ private:
         }
     }
 
-    void load_costs() {
-        const fs::path f = file("cost_info");
-        if (!fs::exists(f))
-            fail(f, fmt::format("no cost file for batch {} (operator times are needed to simulate; sizes alone exist for some batches)", batch_));
+    void load_costs(CostModel model) {
+        if (model == CostModel::Measured) {
+            const fs::path f = file("cost_info");
+            if (!fs::exists(f))
+                fail(f, fmt::format("no cost file for batch {}: operator times were measured for batches {}; set "
+                                    "workload.costs: linear_fit to extrapolate them per operator",
+                                    batch_, batch_list(batches_with(dir_, model_, "cost_info"))));
+            const std::vector<double> costs = read_costs(f);
+            for (std::size_t i = 0; i < costs.size(); ++i) w_.ops[i].cost_ms = costs[i];
+            return;
+        }
+        const std::vector<int> batches = batches_with(dir_, model_, "cost_info");
+        if (batches.size() < 2)
+            fail(file("cost_info"), fmt::format("linear_fit needs cost files for at least two batches (found: {})",
+                                                batch_list(batches)));
+        // Least squares per operator over the measured batches.
+        const std::size_t n = w_.ops.size();
+        std::vector<double> sy(n, 0.0), sxy(n, 0.0);
+        double sx = 0, sxx = 0;
+        for (int b : batches) {
+            const std::vector<double> costs = read_costs(dir_ / fmt::format("{}.{}.cost_info.json", model_, b));
+            sx += b;
+            sxx += static_cast<double>(b) * b;
+            for (std::size_t i = 0; i < n; ++i) {
+                sy[i] += costs[i];
+                sxy[i] += b * costs[i];
+            }
+        }
+        const double m = static_cast<double>(batches.size());
+        const double denom = m * sxx - sx * sx;
+        for (std::size_t i = 0; i < n; ++i) {
+            const double slope = (m * sxy[i] - sx * sy[i]) / denom;
+            const double intercept = (sy[i] - slope * sx) / m;
+            w_.ops[i].cost_ms = std::max(0.0, intercept + slope * batch_);
+        }
+        w_.cost_note = fmt::format("costs: per-operator linear fit over batches {}", batch_list(batches));
+    }
+
+    // One cost per operator, validated.
+    std::vector<double> read_costs(const fs::path& f) const {
         const json j = read_json(f);
         if (!j.is_object()) fail(f, "expected an object mapping operator index to milliseconds");
         const int n = static_cast<int>(w_.ops.size());
+        std::vector<double> costs(n, 0.0);
         std::vector<char> seen(n, 0);
         for (const auto& [key, value] : j.items()) {
             int op = -1;
@@ -257,11 +302,12 @@ private:
             if (op < 0 || op >= n) fail(f, fmt::format("key '{}': unknown operator index (0..{})", key, n - 1));
             if (!value.is_number() || value.get<double>() < 0 || !std::isfinite(value.get<double>()))
                 fail(f, fmt::format("op {}: cost {} is not a number of milliseconds >= 0", op, value.dump()));
-            w_.ops[op].cost_ms = value.get<double>();
+            costs[op] = value.get<double>();
             seen[op] = 1;
         }
         for (int i = 0; i < n; ++i)
             if (!seen[i]) fail(f, fmt::format("op {} ({}) has no cost", i, w_.ops[i].name));
+        return costs;
     }
 
     void load_redundant_parents() {
@@ -313,8 +359,12 @@ private:
 
 }  // namespace
 
-Workload load_mnn_profile(const std::string& dir, int batch, std::optional<int> forward_end) {
-    return Loader(dir, batch).load(forward_end);
+Workload load_mnn_profile(const std::string& dir, int batch, std::optional<int> forward_end, CostModel costs) {
+    return Loader(dir, batch).load(forward_end, costs);
+}
+
+std::vector<int> profile_batches(const std::string& dir, const std::string& kind) {
+    return batches_with(dir, find_model_name(dir), kind);
 }
 
 }  // namespace memsim

@@ -46,6 +46,7 @@ struct Workload {
     std::vector<Op> ops;
     int forward_end = 0;          // ops [0, forward_end) are the forward pass
     std::string forward_end_rule; // how forward_end was obtained ("scenario", "inferred: ...")
+    std::string cost_note;        // where costs came from when not measured for this batch ("" = measured)
 
     [[nodiscard]] double compute_ms() const;
     [[nodiscard]] std::size_t op_count() const { return ops.size(); }

@@ -25,6 +25,7 @@ void register_info_command(CLI::App& app) {
         int batch = 0;
         std::optional<int> forward_end;
         bool json = false;
+        std::string costs = "measured";
         std::string disk_bandwidth = "104094472B/4.452s";
     };
     auto opt = std::make_shared<Options>();
@@ -35,6 +36,9 @@ void register_info_command(CLI::App& app) {
     cmd->add_option("--forward-end", opt->forward_end, "First backward operator (default: inferred)");
     cmd->add_option("--disk-bandwidth", opt->disk_bandwidth,
                     "Disk rate for the swap-time lower bound (default: the profiled phone, 104094472B/4.452s)");
+    cmd->add_option("--costs", opt->costs,
+                    "measured: the batch's cost file; linear_fit: per-operator line through every measured batch")
+        ->check(CLI::IsMember({"measured", "linear_fit"}));
     cmd->add_flag("--json", opt->json, "Print one JSON object instead of a table");
     cmd->callback([opt]() {
         guarded([&]() {
@@ -49,7 +53,8 @@ void register_info_command(CLI::App& app) {
                 info["baseline_compute_ns"] = std::llround(log.workload.compute_ms() * 1e6);
             } else {
                 if (opt->batch <= 0) throw InputError("memsim info: --batch B is required with a profile folder");
-                info = workload_info(load_mnn_profile(opt->profile, opt->batch, opt->forward_end),
+                info = workload_info(load_mnn_profile(opt->profile, opt->batch, opt->forward_end,
+                                                      opt->costs == "linear_fit" ? CostModel::LinearFit : CostModel::Measured),
                                      parse_rate_bytes_per_s(opt->disk_bandwidth));
             }
             if (opt->json) {

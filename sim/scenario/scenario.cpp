@@ -30,9 +30,10 @@ const Field& schema() {
         {"name", Kind::String},
         {"description", Kind::String},
         {"workload", Kind::Map, {
-            {"profile", Kind::Path}, {"batch", Kind::Int}, {"forward_end", Kind::Int},
+            {"profile", Kind::Path}, {"batch", Kind::Int}, {"forward_end", Kind::Int}, {"costs", Kind::String},
             {"dtr_log", Kind::Path}, {"synthetic", Kind::String},
-            {"n", Kind::Float}, {"layers", Kind::Float}, {"width", Kind::Float}, {"seed", Kind::Float}}},
+            {"n", Kind::Float}, {"layers", Kind::Float}, {"width", Kind::Float}, {"seed", Kind::Float},
+            {"input", Kind::Float}, {"classes", Kind::Float}}},
         {"platform", Kind::PlatformRef, {
             {"name", Kind::String},
             {"gpu", Kind::Map, {{"speed_scale", Kind::Float}}},
@@ -226,10 +227,14 @@ WorkloadSpec parse_workload(const YAML::Node& n, const Parser& p) {
     if (n["dtr_log"]) w.dtr_log = p.path(n["dtr_log"], "workload.dtr_log");
     if (n["synthetic"]) {
         w.synthetic = p.text(n["synthetic"], "workload.synthetic");
-        for (const char* key : {"n", "layers", "width", "seed", "batch"})
+        for (const char* key : {"n", "layers", "width", "seed", "batch", "input", "classes"})
             if (n[key]) w.synthetic_params[key] = p.scalar<double>(n[key], std::string("workload.") + key, "a number");
     }
     if (n["forward_end"]) w.forward_end = p.scalar<int>(n["forward_end"], "workload.forward_end", "an integer");
+    if (n["costs"]) {
+        if (!n["profile"]) p.fail("workload.costs", "applies to profile folders only");
+        w.costs = p.choice(n["costs"], "workload.costs", {"measured", "linear_fit"});
+    }
     return w;
 }
 

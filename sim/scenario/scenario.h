@@ -20,6 +20,7 @@ struct WorkloadSpec {
     std::string profile;   // MNN profile folder
     int batch = 0;
     std::optional<int> forward_end;
+    std::string costs = "measured";  // measured | linear_fit (MNN profiles)
     std::string dtr_log;   // DTR operator log
     std::string synthetic; // built-in generator name
     std::map<std::string, double> synthetic_params;
