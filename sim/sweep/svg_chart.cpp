@@ -45,6 +45,12 @@ std::vector<double> round_ticks(double lo, double hi, int count) {
     return ticks;
 }
 
+std::vector<double> scaled_ticks(double lo, double hi, int count, double unit_scale) {
+    std::vector<double> ticks = round_ticks(lo / unit_scale, hi / unit_scale, count);
+    for (double& t : ticks) t *= unit_scale;
+    return ticks;
+}
+
 struct Scale {
     double lo = 0, hi = 1, from = 0, to = 1;
     bool log = false;
@@ -91,7 +97,8 @@ std::string render_svg(const Chart& c) {
     svg += fmt::format("<text x=\"{}\" y=\"24\" text-anchor=\"middle\" font-size=\"15\" font-weight=\"bold\">{}</text>\n",
                        (kLeft + kWidth - kRight) / 2, xml_escape(c.title));
 
-    for (double t : round_ticks(0, yhi * 1.08, 5)) {
+    // Ticks at round numbers of the unit the labels show (MiB, ms), not of raw bytes.
+    for (double t : scaled_ticks(0, yhi * 1.08, 5, c.y.unit_scale)) {
         svg += fmt::format("<line x1=\"{:.2f}\" x2=\"{:.2f}\" y1=\"{:.2f}\" y2=\"{:.2f}\" stroke=\"#e6e6e6\"/>\n", kLeft,
                            kWidth - kRight, Y(t), Y(t));
         svg += fmt::format("<text x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"end\">{}</text>\n", kLeft - 6, Y(t) + 4,
@@ -99,7 +106,7 @@ std::string render_svg(const Chart& c) {
     }
     std::vector<std::pair<double, std::string>> xticks = c.x.ticks;
     if (xticks.empty())
-        for (double t : round_ticks(X.lo, X.hi, 6)) xticks.emplace_back(t, number_label(t / c.x.unit_scale));
+        for (double t : scaled_ticks(X.lo, X.hi, 6, c.x.unit_scale)) xticks.emplace_back(t, number_label(t / c.x.unit_scale));
     for (const auto& [t, label] : xticks) {
         const double x = X(t);
         svg += fmt::format("<line x1=\"{0:.2f}\" x2=\"{0:.2f}\" y1=\"{1:.2f}\" y2=\"{2:.2f}\" stroke=\"#e6e6e6\"/>\n", x,

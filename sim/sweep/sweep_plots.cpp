@@ -56,8 +56,8 @@ Chart metric_chart(const SweepPlan& plan, const std::vector<PointResult>& result
     const ValueAxis axis = value_axis(p.values);
     Chart chart;
     chart.title = fmt::format("{}: {} vs {}", plan.scenario_name, metric.key, p.key);
-    chart.x.label = p.key + (axis.numeric && !axis.unit.empty() ? " (" + axis.unit + ")" : "") +
-                    (axis.log_scale ? ", log scale" : "");
+    // The ticks are the values as the sweep writes them ("23.4MB/s"), so they carry their own unit.
+    chart.x.label = p.key + (axis.log_scale ? " (log scale)" : "");
     chart.x.log_scale = axis.log_scale;
     chart.x.categorical = !axis.numeric;
     for (std::size_t i = 0; i < p.values.size(); ++i) chart.x.ticks.emplace_back(axis.positions[i], p.values[i]);
@@ -78,7 +78,9 @@ Chart metric_chart(const SweepPlan& plan, const std::vector<PointResult>& result
         const std::string name = others.empty() ? metric.key : series_name(plan, r.point, others);
         auto [it, added] = series_index.emplace(name, chart.series.size());
         if (added) chart.series.push_back({name, {}, true});
-        chart.series[it->second].points.push_back({x, r.summary[metric.key].get<double>(), describe_point(plan, r)});
+        const double y = r.summary[metric.key].get<double>();
+        chart.series[it->second].points.push_back(
+            {x, y, describe_point(plan, r) + fmt::format("\n{} = {}", metric.key, r.summary[metric.key].dump())});
     }
     return chart;
 }
@@ -96,7 +98,10 @@ Chart pareto_chart(const SweepPlan& plan, const std::vector<PointResult>& result
     std::vector<ChartPoint> all;
     for (const PointResult& r : results) {
         if (!has_number(r, "time_ms") || !has_number(r, "peak_bytes")) continue;
-        const ChartPoint point{r.summary["peak_bytes"].get<double>(), r.summary["time_ms"].get<double>(), describe_point(plan, r)};
+        const ChartPoint point{r.summary["peak_bytes"].get<double>(), r.summary["time_ms"].get<double>(),
+                               describe_point(plan, r) + fmt::format("\ntime_ms = {}\npeak_bytes = {}",
+                                                                     r.summary["time_ms"].dump(),
+                                                                     r.summary["peak_bytes"].dump())};
         const std::string name = series_name(plan, r.point, policy_params);
         auto [it, added] = series_index.emplace(name, chart.series.size());
         if (added) chart.series.push_back({name, {}, false});

@@ -97,9 +97,11 @@ SweepTally run_sweep(const SweepPlan& plan, const std::string& dir, const SweepR
         job.argv.insert(job.argv.end(), {"--out", out});
         jobs.push_back(std::move(job));
     }
-    SweepProgress display(jobs.size(), options.terminal, progress);
-    std::size_t started = 0, finished = 0;
     const std::size_t parallel = static_cast<std::size_t>(std::max(1, options.jobs));
+    SweepProgress display(jobs.size(), options.terminal, progress);
+    display.set_running(std::min(jobs.size(), parallel));
+    display.redraw();
+    std::size_t started = 0, finished = 0;
     run_processes(
         jobs, options.jobs,
         [&](std::size_t index, const ProcessOutcome& outcome) {
