@@ -4,134 +4,25 @@
 // /usr/bin/chromium is missing the tests fail and say how to install it.
 #include <catch2/catch.hpp>
 
-#include <dlfcn.h>
-
-#include <cstdint>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <regex>
-#include <set>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "sim/output/gantt_html.h"
+#include "chromium_support.h"
 
 using namespace memsim;
+using namespace memsim::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-const char* const kChromium = "/usr/bin/chromium";
-
-std::string read_file(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 fs::path fresh_dir(const std::string& name) {
     const fs::path dir = fs::temp_directory_path() / name;
     fs::remove_all(dir);
     fs::create_directories(dir);
     return dir;
-}
-
-// Runs headless Chromium on `page` with `action` (--dump-dom, or --screenshot=...); returns its stdout.
-std::string run_chromium(const fs::path& page, const std::string& action, const fs::path& work) {
-    if (!fs::exists(kChromium))
-        FAIL(kChromium << " is missing: headless Chromium is required for the Gantt tests "
-                          "(apt-get install -y chromium; scripts/setup.sh installs it)");
-    const fs::path profile = work / "chromium-profile";
-    const fs::path out = work / "chromium.out";
-    const std::string command = fmt::format(
-        "cd '{}' && timeout 120 {} --headless --no-sandbox --disable-gpu --no-first-run "
-        "--disable-background-networking --disable-component-update --disable-sync --hide-scrollbars "
-        "--virtual-time-budget=5000 --user-data-dir='{}' --window-size=1600,900 {} 'file://{}' >'{}' 2>'{}'",
-        work.string(), kChromium, profile.string(), action, fs::absolute(page).string(), out.string(),
-        (work / "chromium.err").string());
-    const int status = std::system(command.c_str());
-    INFO(read_file(work / "chromium.err"));
-    REQUIRE(status == 0);
-    return read_file(out);
-}
-
-int count_matches(const std::string& text, const std::regex& pattern) {
-    return static_cast<int>(std::distance(std::sregex_iterator(text.begin(), text.end(), pattern), std::sregex_iterator()));
-}
-
-std::uint32_t big_endian(const std::string& bytes, std::size_t at) {
-    return (std::uint32_t(std::uint8_t(bytes[at])) << 24) | (std::uint32_t(std::uint8_t(bytes[at + 1])) << 16) |
-           (std::uint32_t(std::uint8_t(bytes[at + 2])) << 8) | std::uint32_t(std::uint8_t(bytes[at + 3]));
-}
-
-struct PixelStats {
-    std::size_t distinct_colors = 0;
-    double non_white_share = 0;
-};
-
-// A minimal PNG reader (8-bit RGB/RGBA, not interlaced: what Chromium writes); zlib is
-// loaded at run time so the test binary needs no extra link dependency.
-PixelStats png_pixel_stats(const std::string& png) {
-    REQUIRE(png.size() > 33);
-    REQUIRE(png.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0);
-    const std::uint32_t width = big_endian(png, 16), height = big_endian(png, 20);
-    const int bit_depth = std::uint8_t(png[24]), color_type = std::uint8_t(png[25]), interlace = std::uint8_t(png[28]);
-    REQUIRE(bit_depth == 8);
-    REQUIRE((color_type == 2 || color_type == 6));
-    REQUIRE(interlace == 0);
-    const std::size_t channels = color_type == 6 ? 4 : 3;
-    std::string idat;
-    for (std::size_t at = 8; at + 8 <= png.size();) {
-        const std::uint32_t length = big_endian(png, at);
-        if (png.compare(at + 4, 4, "IDAT") == 0) idat += png.substr(at + 8, length);
-        at += 12 + length;
-    }
-    void* zlib = dlopen("libz.so.1", RTLD_NOW);
-    REQUIRE(zlib != nullptr);
-    using Uncompress = int (*)(unsigned char*, unsigned long*, const unsigned char*, unsigned long);
-    auto uncompress = reinterpret_cast<Uncompress>(dlsym(zlib, "uncompress"));
-    REQUIRE(uncompress != nullptr);
-    const std::size_t stride = width * channels;
-    std::vector<unsigned char> raw(height * (stride + 1));
-    unsigned long raw_size = raw.size();
-    REQUIRE(uncompress(raw.data(), &raw_size, reinterpret_cast<const unsigned char*>(idat.data()), idat.size()) == 0);
-    REQUIRE(raw_size == raw.size());
-
-    std::vector<unsigned char> previous(stride, 0), row(stride);
-    std::set<std::uint32_t> colors;
-    std::size_t non_white = 0;
-    for (std::uint32_t y = 0; y < height; ++y) {
-        const unsigned char filter = raw[y * (stride + 1)];
-        const unsigned char* in = &raw[y * (stride + 1) + 1];
-        for (std::size_t i = 0; i < stride; ++i) {
-            const int a = i >= channels ? row[i - channels] : 0, b = previous[i],
-                      c = i >= channels ? previous[i - channels] : 0;
-            int predictor = 0;
-            switch (filter) {
-                case 0: predictor = 0; break;
-                case 1: predictor = a; break;
-                case 2: predictor = b; break;
-                case 3: predictor = (a + b) / 2; break;
-                case 4: {
-                    const int p = a + b - c, pa = std::abs(p - a), pb = std::abs(p - b), pc = std::abs(p - c);
-                    predictor = (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c);
-                    break;
-                }
-                default: FAIL("bad PNG filter " << int(filter));
-            }
-            row[i] = static_cast<unsigned char>(in[i] + predictor);
-        }
-        for (std::size_t x = 0; x < width; ++x) {
-            const unsigned char* p = &row[x * channels];
-            colors.insert((std::uint32_t(p[0]) << 16) | (std::uint32_t(p[1]) << 8) | p[2]);
-            if (p[0] < 250 || p[1] < 250 || p[2] < 250) ++non_white;
-        }
-        previous = row;
-    }
-    return {colors.size(), double(non_white) / (double(width) * height)};
 }
 
 EventLog small_log() {
@@ -181,7 +72,7 @@ TEST_CASE("gantt.html in headless Chromium: the screenshot is not blank") {
     write_gantt_html(small_log(), Summary{}, "small", (dir / "gantt.html").string());
     run_chromium(dir / "gantt.html", fmt::format("--screenshot='{}'", (dir / "gantt.png").string()), dir);
     REQUIRE(fs::exists(dir / "gantt.png"));
-    const PixelStats stats = png_pixel_stats(read_file(dir / "gantt.png"));
+    const PixelStats stats = png_pixel_stats(slurp(dir / "gantt.png"));
     CHECK(stats.distinct_colors >= 8);       // lane colours, text, curve
     CHECK(stats.non_white_share > 0.01);     // something is drawn
     CHECK(stats.non_white_share < 0.9);      // and it is not an error page

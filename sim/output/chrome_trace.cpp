@@ -36,21 +36,41 @@ nlohmann::json chrome_trace(const EventLog& log) {
     nlohmann::json events = nlohmann::json::array();
     events.push_back(metadata("process_name", kCounterTid, {{"name", "memsim"}}));
 
-    const std::vector<std::string> lanes = ordered_lanes(log);
-    std::map<std::string, int> tid_of_lane;
-    for (std::size_t i = 0; i < lanes.size(); ++i) {
-        const int tid = static_cast<int>(i) + 1;
-        tid_of_lane[lanes[i]] = tid;
-        events.push_back(metadata("thread_name", tid, {{"name", lane_display_name(lanes[i])}}));
-        events.push_back(metadata("thread_sort_index", tid, {{"sort_index", tid}}));
-    }
-
     // Per track, events must come in start order; a stable sort keeps the log order for ties.
     std::vector<std::size_t> order(log.activities.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         return log.activities[a].start_ms < log.activities[b].start_ms;
     });
+
+    // Complete events on one track must not partly overlap (viewers expect them nested). The
+    // known lanes never overlap; a lane that does (a new kind, concurrent transfers) gets extra
+    // tracks "name (2)", "name (3)", each activity on the first track free at its start.
+    const std::vector<std::string> lanes = ordered_lanes(log);
+    std::map<std::string, std::vector<double>> track_ends;  // per lane: when each of its tracks is free
+    std::vector<std::size_t> track_of(log.activities.size(), 0);
+    for (std::size_t index : order) {
+        const Activity& a = log.activities[index];
+        std::vector<double>& ends = track_ends[a.lane];
+        const double start = to_us(a.start_ms), end = std::max(start, to_us(a.end_ms));
+        std::size_t k = 0;
+        while (k < ends.size() && ends[k] > start) ++k;
+        if (k == ends.size()) ends.push_back(end);
+        else ends[k] = end;
+        track_of[index] = k;
+    }
+    std::map<std::string, int> first_tid_of_lane;
+    int next_tid = 1;
+    for (const std::string& lane : lanes) {
+        first_tid_of_lane[lane] = next_tid;
+        const std::size_t tracks = std::max<std::size_t>(1, track_ends[lane].size());
+        for (std::size_t k = 0; k < tracks; ++k, ++next_tid) {
+            const std::string name = lane_display_name(lane) + (k == 0 ? "" : " (" + std::to_string(k + 1) + ")");
+            events.push_back(metadata("thread_name", next_tid, {{"name", name}}));
+            events.push_back(metadata("thread_sort_index", next_tid, {{"sort_index", next_tid}}));
+        }
+    }
+
     for (std::size_t index : order) {
         const Activity& a = log.activities[index];
         const double start_us = to_us(a.start_ms);
@@ -59,7 +79,7 @@ nlohmann::json chrome_trace(const EventLog& log) {
                           {"name", a.label.empty() ? a.lane : a.label},
                           {"cat", a.lane},
                           {"pid", kPid},
-                          {"tid", tid_of_lane.at(a.lane)},
+                          {"tid", first_tid_of_lane.at(a.lane) + static_cast<int>(track_of[index])},
                           {"ts", start_us},
                           {"dur", std::round(dur_us * 1e3) / 1e3},
                           {"args", {{"op", a.op}, {"tensors", a.tensors}, {"bytes", a.bytes}}}});

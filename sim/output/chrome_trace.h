@@ -1,6 +1,8 @@
 // trace.json: the event log in the Trace Event Format, which Perfetto
 // (ui.perfetto.dev) and chrome://tracing open. One process "memsim"; one track
-// (tid) per lane, named by thread_name metadata, in the lanes' drawing order;
+// (tid) per lane, named by thread_name metadata, in the lanes' drawing order (a lane
+// whose activities overlap in time gets extra tracks "NAME (2)", ... so that events on
+// one track never partly overlap);
 // every activity is a complete event ("X") with its operator, tensors and bytes in
 // args; memory in use, live bytes and the budget are counter tracks ("C"); the
 // forward/backward boundary is a global instant event. Timestamps are

@@ -3,7 +3,8 @@
 // activity kind, the memory-in-use curve with the budget line under it, the
 // forward/backward boundary, hover tooltips, zoom (wheel, buttons) and pan (drag)
 // on the time axis. Activities narrower than a pixel at the current zoom are
-// merged into aggregate bars, so 10^4 activities stay readable and fast.
+// merged into aggregate bars, so 10^4 activities stay readable and fast. Opening
+// gantt.html#t=A,B shows the window from A to B ms.
 //
 // DOM contract (tests rely on it): each lane is <g class="lane" data-lane="LANE">;
 // each activity drawn alone is <rect class="bar" data-lane="LANE" data-i="INDEX">

@@ -185,6 +185,10 @@ const char* const kScript = R"JS(
       el("text", {class: "axis-label", x: LEFT - 6, y: Y(b) + 4, "text-anchor": "end"}, m, fmtBytes(b));
     }
     el("text", {class: "lane-label", x: 4, y: memTop + 12}, m, "memory");
+    el("line", {x1: 4, x2: 22, y1: memTop + 28, y2: memTop + 28, stroke: "#4e79a7", "stroke-width": 1.5}, m);
+    el("text", {x: 26, y: memTop + 32}, m, "in use");
+    el("line", {x1: 4, x2: 22, y1: memTop + 44, y2: memTop + 44, stroke: "#a0cbe8", "stroke-width": 1}, m);
+    el("text", {x: 26, y: memTop + 48}, m, "live");
     const curves = el("g", {"clip-path": "url(#plot-area)"}, m);
     if (mem.length) {
       el("path", {id: "live-bytes", d: memoryPath(2), fill: "none", stroke: "#a0cbe8", "stroke-width": 1}, curves);
@@ -269,7 +273,10 @@ const char* const kScript = R"JS(
     tip.style.top = (e.clientY + 14) + "px";
   });
   svg.addEventListener("mouseleave", () => { tip.style.display = "none"; });
-  render();
+  // gantt.html#t=A,B opens on the window A..B ms (a link to a zoomed view).
+  const initial = /^#t=([0-9.eE+-]+),([0-9.eE+-]+)$/.exec(window.location.hash);
+  if (initial && +initial[2] > +initial[1]) setWindow(+initial[1], +initial[2]);
+  else render();
 })();
 )JS";
 

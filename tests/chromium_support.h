@@ -1,0 +1,140 @@
+// Headless Chromium for the Gantt tests: render a page (--dump-dom after its script
+// ran, or --screenshot) and read the screenshot's pixels back. Chromium is required:
+// when /usr/bin/chromium is missing the test fails and says how to install it.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <dlfcn.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace memsim::test {
+
+inline const char* const kChromium = "/usr/bin/chromium";
+
+inline std::string slurp(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// Runs headless Chromium on `page` with `action` (--dump-dom, or --screenshot=...) in a
+// window of `window` pixels; returns its stdout. Works in `work` (profile, logs).
+inline std::string run_chromium(const std::filesystem::path& page, const std::string& action,
+                                const std::filesystem::path& work, const std::string& window = "1600,900") {
+    if (!std::filesystem::exists(kChromium))
+        FAIL(kChromium << " is missing: headless Chromium is required for the Gantt tests "
+                          "(apt-get install -y chromium; scripts/setup.sh installs it)");
+    const std::filesystem::path profile = work / "chromium-profile";
+    const std::filesystem::path out = work / "chromium.out";
+    const std::string command = fmt::format(
+        "cd '{}' && timeout 120 {} --headless --no-sandbox --disable-gpu --no-first-run "
+        "--disable-background-networking --disable-component-update --disable-sync --hide-scrollbars "
+        "--virtual-time-budget=5000 --user-data-dir='{}' --window-size={} {} 'file://{}' >'{}' 2>'{}'",
+        work.string(), kChromium, profile.string(), window, action, std::filesystem::absolute(page).string(),
+        out.string(), (work / "chromium.err").string());
+    const int status = std::system(command.c_str());
+    INFO(slurp(work / "chromium.err"));
+    REQUIRE(status == 0);
+    return slurp(out);
+}
+
+inline int count_matches(const std::string& text, const std::regex& pattern) {
+    return static_cast<int>(std::distance(std::sregex_iterator(text.begin(), text.end(), pattern), std::sregex_iterator()));
+}
+
+inline std::uint32_t big_endian(const std::string& bytes, std::size_t at) {
+    return (std::uint32_t(std::uint8_t(bytes[at])) << 24) | (std::uint32_t(std::uint8_t(bytes[at + 1])) << 16) |
+           (std::uint32_t(std::uint8_t(bytes[at + 2])) << 8) | std::uint32_t(std::uint8_t(bytes[at + 3]));
+}
+
+struct PixelStats {
+    std::uint32_t width = 0, height = 0;
+    std::size_t distinct_colors = 0;
+    double non_white_share = 0;
+    std::map<std::uint32_t, std::size_t> pixels_of_color;  // 0xRRGGBB -> how many pixels
+    std::size_t count(std::uint32_t rgb) const {
+        auto it = pixels_of_color.find(rgb);
+        return it == pixels_of_color.end() ? 0 : it->second;
+    }
+};
+
+// A minimal PNG decoder (8-bit RGB/RGBA, not interlaced: what Chromium writes); zlib is
+// loaded at run time so the test binary needs no extra link dependency.
+inline PixelStats png_pixel_stats(const std::string& png) {
+    REQUIRE(png.size() > 33);
+    REQUIRE(png.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0);
+    PixelStats stats;
+    stats.width = big_endian(png, 16);
+    stats.height = big_endian(png, 20);
+    const std::uint32_t width = stats.width, height = stats.height;
+    const int bit_depth = std::uint8_t(png[24]), color_type = std::uint8_t(png[25]), interlace = std::uint8_t(png[28]);
+    REQUIRE(bit_depth == 8);
+    REQUIRE((color_type == 2 || color_type == 6));
+    REQUIRE(interlace == 0);
+    const std::size_t channels = color_type == 6 ? 4 : 3;
+    std::string idat;
+    for (std::size_t at = 8; at + 8 <= png.size();) {
+        const std::uint32_t length = big_endian(png, at);
+        if (png.compare(at + 4, 4, "IDAT") == 0) idat += png.substr(at + 8, length);
+        at += 12 + length;
+    }
+    void* zlib = dlopen("libz.so.1", RTLD_NOW);
+    REQUIRE(zlib != nullptr);
+    using Uncompress = int (*)(unsigned char*, unsigned long*, const unsigned char*, unsigned long);
+    auto uncompress = reinterpret_cast<Uncompress>(dlsym(zlib, "uncompress"));
+    REQUIRE(uncompress != nullptr);
+    const std::size_t stride = width * channels;
+    std::vector<unsigned char> raw(height * (stride + 1));
+    unsigned long raw_size = raw.size();
+    REQUIRE(uncompress(raw.data(), &raw_size, reinterpret_cast<const unsigned char*>(idat.data()), idat.size()) == 0);
+    REQUIRE(raw_size == raw.size());
+
+    std::vector<unsigned char> previous(stride, 0), row(stride);
+    std::size_t non_white = 0;
+    for (std::uint32_t y = 0; y < height; ++y) {
+        const unsigned char filter = raw[y * (stride + 1)];
+        const unsigned char* in = &raw[y * (stride + 1) + 1];
+        for (std::size_t i = 0; i < stride; ++i) {
+            const int a = i >= channels ? row[i - channels] : 0, b = previous[i],
+                      c = i >= channels ? previous[i - channels] : 0;
+            int predictor = 0;
+            switch (filter) {
+                case 0: predictor = 0; break;
+                case 1: predictor = a; break;
+                case 2: predictor = b; break;
+                case 3: predictor = (a + b) / 2; break;
+                case 4: {
+                    const int p = a + b - c, pa = std::abs(p - a), pb = std::abs(p - b), pc = std::abs(p - c);
+                    predictor = (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c);
+                    break;
+                }
+                default: FAIL("bad PNG filter " << int(filter));
+            }
+            row[i] = static_cast<unsigned char>(in[i] + predictor);
+        }
+        for (std::size_t x = 0; x < width; ++x) {
+            const unsigned char* p = &row[x * channels];
+            ++stats.pixels_of_color[(std::uint32_t(p[0]) << 16) | (std::uint32_t(p[1]) << 8) | p[2]];
+            if (p[0] < 250 || p[1] < 250 || p[2] < 250) ++non_white;
+        }
+        previous = row;
+    }
+    stats.distinct_colors = stats.pixels_of_color.size();
+    stats.non_white_share = double(non_white) / (double(width) * height);
+    return stats;
+}
+
+}  // namespace memsim::test
