@@ -1,0 +1,158 @@
+// trace.json of real runs, read back as Perfetto / chrome://tracing would: it parses;
+// every event has the fields its phase needs; one named track per lane; complete
+// events never go back in time or partly overlap on a track; the memory counter
+// follows events.csv; and a lane with overlapping activities is spread over tracks.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "file_support.h"
+#include "sim/output/chrome_trace.h"
+
+using namespace memsim;
+using namespace memsim::test;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TraceCheck {
+    std::map<int, std::string> thread_names;            // tid -> track name
+    std::map<std::string, int> complete_per_category;   // lane -> X events
+    std::map<std::string, int> counter_samples;         // counter name -> C events
+    int instants = 0;
+};
+
+// Checks every event of a trace against the Trace Event Format and returns what it saw.
+TraceCheck check_trace(const json& trace) {
+    TraceCheck seen;
+    REQUIRE(trace.is_object());
+    REQUIRE(trace.contains("traceEvents"));
+    REQUIRE(trace["traceEvents"].is_array());
+    CHECK(trace.value("displayTimeUnit", "") == "ms");
+    std::map<std::pair<int, int>, double> last_ts, last_end;
+    for (const json& e : trace["traceEvents"]) {
+        INFO(e.dump());
+        REQUIRE(e.is_object());
+        REQUIRE(e["ph"].is_string());
+        REQUIRE(e["name"].is_string());
+        REQUIRE(e["pid"].is_number_integer());
+        REQUIRE(e["tid"].is_number_integer());
+        REQUIRE(e["ts"].is_number());
+        const std::string ph = e["ph"];
+        const int tid = e["tid"];
+        if (ph == "M") {
+            REQUIRE(e["args"].is_object());
+            if (e["name"] == "thread_name") {
+                REQUIRE(e["args"]["name"].is_string());
+                CHECK(seen.thread_names.emplace(tid, e["args"]["name"]).second);  // one name per track
+            }
+            continue;
+        }
+        const auto track = std::make_pair(e["pid"].get<int>(), tid);
+        const double ts = e["ts"];
+        CHECK(ts >= 0);
+        if (last_ts.count(track)) CHECK(ts >= last_ts[track]);  // non-decreasing per track
+        last_ts[track] = ts;
+        if (ph == "X") {
+            REQUIRE(e["dur"].is_number());
+            const double dur = e["dur"];
+            CHECK(dur >= 0);
+            REQUIRE(e["cat"].is_string());
+            REQUIRE(e["args"].is_object());
+            CHECK(e["args"]["op"].is_number_integer());
+            CHECK(e["args"]["tensors"].is_array());
+            CHECK(e["args"]["bytes"].is_number_unsigned());
+            REQUIRE(seen.thread_names.count(tid) == 1);  // its track was named before
+            // Complete events on one track are disjoint (touching is fine): viewers nest overlapping ones.
+            if (last_end.count(track)) CHECK(ts >= last_end[track] - 1e-6);
+            last_end[track] = ts + dur;
+            ++seen.complete_per_category[e["cat"]];
+        } else if (ph == "C") {
+            REQUIRE(e["args"].is_object());
+            REQUIRE(e["args"]["bytes"].is_number_unsigned());
+            ++seen.counter_samples[e["name"]];
+        } else {
+            REQUIRE(ph == "i");
+            CHECK(e["s"] == "g");
+            ++seen.instants;
+        }
+    }
+    return seen;
+}
+
+std::map<std::string, int> csv_records(const std::string& csv, std::map<std::string, int>& per_lane) {
+    std::map<std::string, int> records;
+    std::istringstream in(csv);
+    std::string line;
+    std::getline(in, line);
+    while (std::getline(in, line)) {
+        const std::string record = line.substr(0, line.find(','));
+        ++records[record];
+        if (record == "activity") {
+            const std::size_t from = record.size() + 1;
+            ++per_lane[line.substr(from, line.find(',', from) - from)];
+        }
+    }
+    return records;
+}
+
+}  // namespace
+
+TEST_CASE("trace.json of swap runs: every event well formed, one track per lane, memory counter") {
+    for (const char* mode : {"sync", "semi_sync", "async"}) {
+        INFO("swap mode " << mode);
+        const fs::path dir = fresh_dir(std::string("trace_") + mode);
+        const Outcome o = run_memsim(std::string("run scenarios/swap_modes.yaml -q --set policy.swap.mode=") + mode +
+                                     " --set output.events=true --set output.trace=true --set output.gantt=false "
+                                     "--set platform.memory.budget=64MiB --out " + dir.string());
+        INFO(o.err);
+        REQUIRE(o.code == 0);
+        const json trace = json::parse(read_file(dir / "trace.json"));
+        const TraceCheck seen = check_trace(trace);
+
+        std::map<std::string, int> per_lane;
+        const std::map<std::string, int> records = csv_records(read_file(dir / "events.csv"), per_lane);
+        CHECK(seen.complete_per_category == per_lane);  // every activity is one complete event
+        std::set<std::string> names;
+        for (const auto& [tid, name] : seen.thread_names) names.insert(name);
+        CHECK(names == std::set<std::string>{"GPU compute", "disk write", "disk read", "stall"});
+        CHECK(seen.counter_samples.at("memory in use") == records.at("memory"));
+        CHECK(seen.counter_samples.at("live bytes") == records.at("memory"));
+        CHECK(seen.counter_samples.at("budget") == 2);  // a flat line from the first sample to the last
+        CHECK(seen.instants == 1);                      // the forward/backward boundary
+
+        const json summary = json::parse(read_file(dir / "summary.json"));
+        double last_end_us = 0;
+        std::uint64_t max_in_use = 0;
+        for (const json& e : trace["traceEvents"]) {
+            if (e["ph"] == "X") last_end_us = std::max(last_end_us, e["ts"].get<double>() + e["dur"].get<double>());
+            if (e["ph"] == "C" && e["name"] == "memory in use") max_in_use = std::max(max_in_use, e["args"]["bytes"].get<std::uint64_t>());
+        }
+        CHECK(last_end_us == Approx(summary["time_ms"].get<double>() * 1000).margin(0.002));  // ns-rounded
+        CHECK(max_in_use == summary["peak_bytes"].get<std::uint64_t>());
+    }
+}
+
+TEST_CASE("trace.json: a lane whose activities overlap gets extra tracks, never overlapping ones") {
+    EventLog log;
+    log.add({lane::kCompute, 0.0, 4.0, 0, "op0", {0}, 10});
+    log.add({"transfer", 0.0, 2.0, 0, "a", {1}, 1});
+    log.add({"transfer", 1.0, 3.0, 0, "b", {2}, 1});  // overlaps a
+    log.add({"transfer", 1.5, 2.5, 0, "c", {3}, 1});  // overlaps a and b
+    log.add({"transfer", 2.0, 4.0, 1, "d", {4}, 1});  // a's track is free again at 2.0
+    const json trace = chrome_trace(log);
+    const TraceCheck seen = check_trace(trace);
+    CHECK(seen.thread_names ==
+          std::map<int, std::string>{{1, "GPU compute"}, {2, "transfer"}, {3, "transfer (2)"}, {4, "transfer (3)"}});
+    CHECK(seen.complete_per_category == std::map<std::string, int>{{"compute", 1}, {"transfer", 4}});
+    std::map<std::string, int> tid_of;
+    for (const json& e : trace["traceEvents"])
+        if (e["ph"] == "X") tid_of[e["name"]] = e["tid"];
+    CHECK(tid_of == std::map<std::string, int>{{"op0", 1}, {"a", 2}, {"b", 3}, {"c", 4}, {"d", 2}});
+}
