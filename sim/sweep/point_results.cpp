@@ -75,7 +75,7 @@ PointResult read_point_result(const std::string& sweep_dir, const SweepPoint& po
     }
     const std::string said = last_line_of(dir / "log.txt");
     result.message = said.empty() ? fmt::format("no summary.json in {} (the job did not run, or failed silently)", dir.string())
-                                  : said;
+                                  : fmt::format("no summary.json in {}; log.txt ends: {}", dir.string(), said);
     return result;
 }
 

@@ -1,6 +1,6 @@
 // What each point of a sweep answered, read back from its folder DIR/points/NNNN/:
-// summary.json when the run wrote one, else an "error" row whose message is the last
-// line the run printed (log.txt). The direct sweep and `memsim merge` both build
+// summary.json when the run wrote one, else an "error" row whose message says so and
+// quotes the last line the run printed (log.txt). The direct sweep and `memsim merge` both build
 // results.csv through here, so the two give the same bytes.
 #pragma once
 
