@@ -63,6 +63,9 @@ public:
         reference_ = s_.policy.semantics == "reference";
         dtr_clock_ = s_.policy.semantics == "dtr";
         mode_ = s_.policy.swap.mode;
+        // A plan with recompute or early-release steps (a static planner) decides every
+        // tensor's lifetime itself: the engine runs it as written (see release()).
+        planned_ = std::any_of(plan_.begin(), plan_.end(), [](const PlanStep& p) { return p.kind != StepKind::Compute; });
         validate_policy();
         for (std::size_t k = 0; k < plan_.size(); ++k) {
             const PlanStep& step = plan_[k];
@@ -466,6 +469,9 @@ private:
         const int producer = w_.tensors[t].producer;
         if (producer == kNoOp)
             throw InvariantError(fmt::format("op {}: tensor {} is needed but absent and has no producer", op, w_.tensors[t].name));
+        if (planned_ && !heuristic_)
+            throw InvariantError(fmt::format("op {} ({}): the execution plan needs tensor {} which it did not keep or "
+                                             "recompute", op, w_.ops[op].name, w_.tensors[t].name));
         if (st.where == Where::Absent && !st.released && !dtr_clock_ && !heuristic_)
             throw InvariantError(fmt::format("op {} ({}): input tensor {} used before it was produced or after it was freed",
                                              op, w_.ops[op].name, w_.tensors[t].name));
@@ -498,7 +504,14 @@ private:
             }
             lock(out);
         }
-        run_exec(producer, lane::kRecompute, false);
+        // Scratch another step still holds (allocated by the op, freed by a later one) is
+        // not allocated twice; what this recomputation allocates it frees.
+        std::vector<TensorId> scratch;
+        for (const ScratchEvent& e : p.scratch)
+            if (e.alloc && state_[e.tensor].where != Where::Resident) scratch.push_back(e.tensor);
+        run_exec(producer, lane::kRecompute, false, &scratch);
+        for (TensorId t : scratch)
+            if (state_[t].where == Where::Resident) free_memory(t, for_op);
         for (TensorId out : regenerated) {
             ++state_[out].recomputes;
             if (heuristic_) heuristic_->on_rematerialized(*this, out);
@@ -520,17 +533,21 @@ private:
 
     // A tensor brought back only for a recomputation after its last use goes again.
     void free_if_dead(TensorId t, int op) {
-        if (dtr_clock_) return;
+        if (dtr_clock_ || planned_) return;  // a plan frees what it recomputed with its own Release steps
         TensorState& st = state_[t];
         if (st.released && st.where == Where::Resident && st.locks == 0 && !st.writing && !st.reading) free_memory(t, op);
     }
 
     double compute_ms_scaled() const { return w_.compute_ms() / s_.platform.gpu_speed_scale; }
 
-    void run_exec(int op, const char* lane_name, bool top_level) {
+    void run_exec(int op, const char* lane_name, bool top_level, const std::vector<TensorId>* scratch = nullptr) {
         const Op& o = w_.ops[op];
-        for (const ScratchEvent& e : o.scratch)
-            if (e.alloc) allocate(e.tensor, op);
+        if (scratch) {
+            for (TensorId t : *scratch) allocate(t, op);
+        } else {
+            for (const ScratchEvent& e : o.scratch)
+                if (e.alloc) allocate(e.tensor, op);
+        }
         const double start = now();
         sg::ExecPtr exec = sg::this_actor::exec_init(o.cost_ms / s_.platform.gpu_speed_scale);
         exec->set_name(o.name);
@@ -598,7 +615,16 @@ private:
 
     void release(TensorId t, int op) {
         TensorState& st = state_[t];
-        if (st.released) return;  // already gone (an early release of a plan)
+        if (planned_) {
+            // A planner's Release (early, or of a copy recomputed after its last use) and an
+            // op's release list both free whatever copy is resident, as plan_replay counts.
+            st.released = true;
+            if (st.where == Where::Resident && !st.writing && !st.written && st.locks == 0)
+                free_memory(t, op);
+            else if (st.where == Where::OnDisk || st.where == Where::Evicted) st.where = Where::Absent;
+            return;
+        }
+        if (st.released) return;  // already gone
         st.released = true;
         if (dtr_clock_ && st.where == Where::Resident && st.locks == 0) {
             // The published DTR runtime: freed at once but still recomputable.
@@ -815,6 +841,7 @@ private:
     std::optional<std::uint64_t> budget_;
     bool reference_ = false;
     bool dtr_clock_ = false;
+    bool planned_ = false;
     std::string mode_;
     SwapPlan swap_;
     std::unique_ptr<EvictionHeuristic> heuristic_;

@@ -19,7 +19,8 @@ std::uint64_t bytes_while_running(const Workload& w, int i) {
 }
 
 // Releases the resident tensor with the largest MSPS until live bytes <= limit. Only
-// tensors read again from op `from` on, and not by op `from` itself, qualify.
+// tensors read again from op `from` on, and not by op `from` itself nor pinned by a
+// recomputation under way, qualify.
 void release_until(PlanBuilder& b, std::uint64_t limit, int from) {
     const Workload& w = b.workload();
     const int n = static_cast<int>(w.ops.size());
@@ -32,7 +33,7 @@ void release_until(PlanBuilder& b, std::uint64_t limit, int from) {
             if (!b.resident(t) || tensor.producer == kNoOp || tensor.constant || tensor.scratch || tensor.bytes == 0)
                 continue;
             if (!b.used_from(t, from)) continue;  // dead: its release list frees it, nothing to save
-            if (std::find(protect.begin(), protect.end(), t) != protect.end()) continue;
+            if (b.pinned(t) || std::find(protect.begin(), protect.end(), t) != protect.end()) continue;
             const double cost = b.recompute_cost_ms(t);
             const double msps = cost > 0 ? static_cast<double>(tensor.bytes) / cost : std::numeric_limits<double>::infinity();
             if (msps > best_msps) {  // strict: the lowest id wins a tie
@@ -49,6 +50,13 @@ void release_until(PlanBuilder& b, std::uint64_t limit, int from) {
 
 ExecPlan plan_msps_on_demand(const Workload& w, std::uint64_t budget_bytes) {
     PlanBuilder b(w);
+    // A recomputation allocates too: room for its outputs and scratch is made before it,
+    // by the same rule (without this the plan's own peak went over the budget whenever
+    // inputs were regenerated with live bytes near it).
+    b.set_before_recompute([&](int op, int for_op) {
+        const std::uint64_t running = bytes_while_running(w, op);
+        release_until(b, budget_bytes > running ? budget_bytes - running : 0, for_op);
+    });
     const int n = static_cast<int>(w.ops.size());
     for (int i = 0; i < n; ++i) {
         b.regenerate_inputs(i);

@@ -6,7 +6,7 @@
 namespace memsim {
 
 PlanBuilder::PlanBuilder(const Workload& w, bool free_chain_ancestors)
-    : w_(w), live_(w.tensors.size(), 0), readers_(w.tensors.size()), free_chain_ancestors_(free_chain_ancestors) {
+    : w_(w), live_(w.tensors.size(), 0), pins_(w.tensors.size(), 0), readers_(w.tensors.size()), free_chain_ancestors_(free_chain_ancestors) {
     for (int i = 0; i < static_cast<int>(w.ops.size()); ++i)
         for (TensorId t : w.ops[i].inputs) readers_[t].push_back(i);
     for (TensorId t : w.initial_tensors()) take(t);
@@ -64,6 +64,9 @@ void PlanBuilder::regenerate(TensorId t, int for_op) {
     // tensor is allocated twice.
     for (TensorId u : w_.ops[op].outputs)
         if (live_[u]) release(u);
+    for (TensorId in : w_.ops[op].inputs) ++pins_[in];
+    if (before_recompute_) before_recompute_(op, for_op);
+    for (TensorId in : w_.ops[op].inputs) --pins_[in];
     plan_.push_back({StepKind::Recompute, op, -1});
     for (TensorId u : w_.ops[op].outputs) take(u);
     for (TensorId in : brought_back)
@@ -74,7 +77,10 @@ void PlanBuilder::regenerate_inputs_of(int producer, int for_op) {
     std::vector<TensorId> inputs = w_.ops[producer].inputs;
     std::sort(inputs.begin(), inputs.end());
     inputs.erase(std::unique(inputs.begin(), inputs.end()), inputs.end());
+    // An input regenerated first must survive the room made for the next one.
+    for (TensorId t : inputs) ++pins_[t];
     for (TensorId t : inputs) regenerate(t, for_op);
+    for (TensorId t : inputs) --pins_[t];
 }
 
 void PlanBuilder::regenerate_inputs(int op) { regenerate_inputs_of(op, op); }

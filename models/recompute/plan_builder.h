@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "models/workload/exec_plan.h"
@@ -35,6 +36,14 @@ public:
     void regenerate(TensorId t, int for_op);
     void release(TensorId t);
 
+    // Called right before each Recompute step is written (op = the op recomputed,
+    // for_op = the op whose inputs are being regenerated), so a planner can release
+    // tensors to make room for it. It must not release a pinned tensor.
+    void set_before_recompute(std::function<void(int op, int for_op)> hook) { before_recompute_ = std::move(hook); }
+    // Inputs of the op being prepared and of every recomputation under way (they must
+    // stay resident until it has run).
+    [[nodiscard]] bool pinned(TensorId t) const { return pins_[t] != 0; }
+
     // The plan with a Release inserted after the last use of every copy that would stay
     // resident to the end although the straight plan frees that tensor.
     [[nodiscard]] ExecPlan finish() const;
@@ -46,6 +55,8 @@ private:
     const Workload& w_;
     ExecPlan plan_;
     std::vector<char> live_;
+    std::vector<int> pins_;
+    std::function<void(int, int)> before_recompute_;
     std::vector<std::vector<int>> readers_;  // tensor -> ops reading it, ascending
     std::uint64_t live_bytes_ = 0;
     bool free_chain_ancestors_ = true;
