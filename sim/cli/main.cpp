@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/plan_command.h"
 #include "sim/cli/sweep_command.h"
 
 int main(int argc, char** argv) {
@@ -16,6 +17,7 @@ int main(int argc, char** argv) {
     memsim::cli::register_generate_command(app);
     memsim::cli::register_sweep_command(app);
     memsim::cli::register_merge_command(app);
+    memsim::cli::register_plan_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

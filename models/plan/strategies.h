@@ -1,0 +1,47 @@
+// Name -> static planner (SPEC section 3). Object planners answer objects (laid end to
+// end by objects_to_offsets when offsets are wanted); offset planners answer offsets.
+//   objects: naive, equality, greedy_in_order, greedy_by_breadth, greedy_by_size,
+//            greedy_best, mincostflow, mxnet
+//   offsets: greedy_by_size_offsets (TFLite's offsets greedy_by_size), peer_heuristic,
+//            best_offsets
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/plan/plan_types.h"
+
+namespace memsim::plan {
+
+enum class PlanKind { Objects, Offsets };
+
+struct StrategyInfo {
+    std::string name;
+    PlanKind kind;
+    std::string summary;
+};
+
+// Every strategy, objects first, in the order of the tables.
+const std::vector<StrategyInfo>& strategies();
+std::vector<std::string> strategy_names();
+// Throws std::invalid_argument naming the strategy and listing the valid ones.
+const StrategyInfo& strategy_info(const std::string& name);
+
+struct PlanOptions {
+    std::uint64_t align = 1;        // offsets: every offset a multiple of this
+    std::uint64_t seed = 1;         // peer_heuristic / best_offsets randomness
+    int peer_iterations = 0;        // peer_heuristic improvement rounds
+};
+
+struct Plan {
+    std::string strategy;
+    PlanKind kind = PlanKind::Objects;
+    ObjectAssignment objects;  // only for object strategies
+    OffsetAssignment offsets;  // always (objects laid end to end for object strategies)
+    std::uint64_t total = 0;   // the strategy's own total (sum of objects, or arena size)
+};
+
+// Runs the strategy; the plan is checked (check_objects / check_offsets) before it is returned.
+Plan make_plan(const std::string& name, const std::vector<UsageRecord>& records, const PlanOptions& options = {});
+
+}  // namespace memsim::plan

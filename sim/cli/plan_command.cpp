@@ -1,0 +1,210 @@
+// memsim plan --records FILE.json --strategy S [--offsets] [--align N]
+// memsim plan PROFILE_DIR --batch B [--strategy all|S] | memsim plan --dtr-log PATH
+#include "sim/cli/plan_command.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <memory>
+#include <optional>
+
+#include "models/alloc/pool_allocator.h"
+#include "models/plan/strategies.h"
+#include "models/workload/dtr_log.h"
+#include "models/workload/input_error.h"
+#include "models/workload/mnn_profile.h"
+#include "models/workload/replay.h"
+#include "sim/cli/commands.h"
+
+namespace memsim::cli {
+
+namespace {
+
+// A non-negative integer field of records[i], with an error naming file, field and value.
+std::uint64_t record_field(const nlohmann::json& rec, const std::string& file, std::size_t i, const char* field) {
+    const std::string where = fmt::format("{}: records[{}].{}", file, i, field);
+    if (!rec.contains(field)) throw InputError(where + ": missing");
+    const nlohmann::json& v = rec.at(field);
+    if (v.is_number_unsigned()) return v.get<std::uint64_t>();
+    if (v.is_number_integer()) throw InputError(fmt::format("{}: {} is negative", where, v.dump()));
+    throw InputError(fmt::format("{}: {} is not a non-negative integer", where, v.dump()));
+}
+
+std::vector<UsageRecord> read_records(const std::string& file) {
+    std::ifstream in(file);
+    if (!in) throw InputError(fmt::format("{}: cannot open the records file", file));
+    nlohmann::json doc;
+    try {
+        doc = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw InputError(fmt::format("{}: not valid JSON: {}", file, e.what()));
+    }
+    if (!doc.is_object() || !doc.contains("records") || !doc.at("records").is_array())
+        throw InputError(fmt::format("{}: expected {{\"records\": [{{\"size\": N, \"first\": F, \"last\": L}}, ...]}}", file));
+    std::vector<UsageRecord> records;
+    const nlohmann::json& list = doc.at("records");
+    constexpr std::uint64_t kMaxOp = static_cast<std::uint64_t>(std::numeric_limits<int>::max() - 1);
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const nlohmann::json& rec = list[i];
+        if (!rec.is_object()) throw InputError(fmt::format("{}: records[{}]: {} is not an object", file, i, rec.dump()));
+        UsageRecord r;
+        r.tensor = static_cast<TensorId>(i);
+        r.bytes = record_field(rec, file, i, "size");
+        const std::uint64_t first = record_field(rec, file, i, "first");
+        const std::uint64_t last = record_field(rec, file, i, "last");
+        if (first > kMaxOp) throw InputError(fmt::format("{}: records[{}].first: {} is too large", file, i, first));
+        if (last > kMaxOp) throw InputError(fmt::format("{}: records[{}].last: {} is too large", file, i, last));
+        if (first > last)
+            throw InputError(fmt::format("{}: records[{}]: first {} is after last {}", file, i, first, last));
+        r.first_op = static_cast<int>(first);
+        r.last_op = static_cast<int>(last);
+        records.push_back(r);
+    }
+    return records;
+}
+
+void print_records_plan(const std::string& file, const std::string& strategy, bool offsets, std::uint64_t align,
+                        std::uint64_t seed, int peer_iterations) {
+    const std::vector<UsageRecord> records = read_records(file);
+    // --offsets with greedy_by_size is TFLite's offsets greedy_by_size.
+    std::string name = strategy;
+    if (offsets && strategy == "greedy_by_size") name = "greedy_by_size_offsets";
+    plan::PlanOptions options;
+    options.align = align;
+    options.seed = seed;
+    options.peer_iterations = peer_iterations;
+    const plan::Plan p = plan::make_plan(name, records, options);
+    nlohmann::ordered_json out;
+    out["strategy"] = strategy;
+    if (offsets || p.kind == plan::PlanKind::Offsets) {
+        out["offsets"] = p.offsets.offsets;
+        out["total"] = p.offsets.total;
+    } else {
+        out["object_ids"] = p.objects.object_ids;
+        out["object_sizes"] = p.objects.object_sizes;
+        out["total"] = p.objects.total;
+    }
+    std::cout << out.dump() << "\n";
+}
+
+void print_table(const Workload& w, const std::string& strategy, std::uint64_t align, std::uint64_t seed,
+                 int peer_iterations, bool json) {
+    const std::vector<UsageRecord> records = usage_records(w);
+    const std::uint64_t bound = plan::live_bytes_peak(records);
+    PoolAllocator pool;
+    const std::uint64_t pool_peak = replay_peak(w, pool);
+    std::vector<std::string> names;
+    if (strategy == "all") names = plan::strategy_names();
+    else names = {plan::strategy_info(strategy).name};
+    plan::PlanOptions options;
+    options.align = align;
+    options.seed = seed;
+    options.peer_iterations = peer_iterations;
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    if (!json) {
+        std::cout << fmt::format("{} batch {}: {} usage records over {} ops; live-bytes peak (lower bound) {} B; pool {} B\n",
+                                 w.name, w.batch, records.size(), w.ops.size(), bound, pool_peak);
+        std::cout << fmt::format("{:<24} {:>14} {:>9} {:>9} {:>10}\n", "strategy", "total_bytes", "/bound", "/pool",
+                                 "time_ms");
+    }
+    double total_ms = 0;
+    for (const std::string& name : names) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const plan::Plan p = plan::make_plan(name, records, options);
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        total_ms += ms;
+        const double to_bound = bound ? static_cast<double>(p.total) / static_cast<double>(bound) : 0.0;
+        const double to_pool = pool_peak ? static_cast<double>(p.total) / static_cast<double>(pool_peak) : 0.0;
+        if (json) {
+            nlohmann::ordered_json row;
+            row["strategy"] = name;
+            row["total_bytes"] = p.total;
+            row["ratio_to_bound"] = to_bound;
+            row["ratio_to_pool"] = to_pool;
+            row["time_ms"] = ms;
+            rows.push_back(row);
+        } else {
+            std::cout << fmt::format("{:<24} {:>14} {:>9.4f} {:>9.4f} {:>10.2f}\n", name, p.total, to_bound, to_pool, ms);
+        }
+    }
+    if (json) {
+        nlohmann::ordered_json out;
+        out["workload"] = w.name;
+        out["batch"] = w.batch;
+        out["records"] = records.size();
+        out["live_bytes_peak"] = bound;
+        out["pool_peak_bytes"] = pool_peak;
+        out["strategies"] = rows;
+        std::cout << out.dump(2) << "\n";
+    } else {
+        std::cout << fmt::format("{:<24} {:>14} {:>9} {:>9} {:>10.2f}\n", "(planning time total)", "", "", "", total_ms);
+    }
+}
+
+}  // namespace
+
+void register_plan_command(CLI::App& app) {
+    struct Options {
+        std::string profile;
+        std::string dtr_log;
+        std::string records;
+        int batch = 0;
+        std::string strategy;
+        bool offsets = false;
+        std::uint64_t align = 1;
+        std::uint64_t seed = 1;
+        int peer_iterations = 0;
+        bool json = false;
+    };
+    auto opt = std::make_shared<Options>();
+    CLI::App* cmd = app.add_subcommand(
+        "plan", "Static memory planners: plan usage records (--records) or compare every strategy on a workload");
+    cmd->add_option("profile", opt->profile, "MNN profile folder (e.g. ../shared/profiles/MobilenetV2)");
+    cmd->add_option("--batch,-b", opt->batch, "Batch size of the profile files to read (with a profile folder)");
+    cmd->add_option("--dtr-log", opt->dtr_log, "A DTR operator log instead of a profile folder");
+    cmd->add_option("--records", opt->records,
+                    "JSON file {\"records\": [{\"size\": 16, \"first\": 0, \"last\": 1}, ...]}: print one plan as JSON");
+    cmd->add_option("--strategy,-s", opt->strategy,
+                    "Strategy (with --records: required; with a workload: 'all' by default)");
+    cmd->add_flag("--offsets", opt->offsets, "With --records: print offsets in one arena instead of objects");
+    cmd->add_option("--align", opt->align, "Offsets are multiples of this many bytes (default 1)");
+    cmd->add_option("--seed", opt->seed, "Seed of the randomised planners (default 1)");
+    cmd->add_option("--peer-iterations", opt->peer_iterations,
+                    "peer_heuristic: rounds of seeded randomised improvement of its order (default 0)");
+    cmd->add_flag("--json", opt->json, "With a workload: print the table as JSON");
+    cmd->callback([opt]() {
+        guarded([&]() {
+            const int sources = !opt->records.empty() + !opt->profile.empty() + !opt->dtr_log.empty();
+            if (sources != 1)
+                throw InputError("memsim plan: give exactly one of --records FILE.json, a profile folder (with --batch), "
+                                 "or --dtr-log PATH");
+            if (opt->peer_iterations < 0)
+                throw InputError(fmt::format("memsim plan: --peer-iterations: {} is negative", opt->peer_iterations));
+            if (opt->align == 0) throw InputError("memsim plan: --align: 0 is not a valid alignment (use 1 for none)");
+            if (!opt->records.empty()) {
+                if (opt->strategy.empty() || opt->strategy == "all")
+                    throw InputError(fmt::format("memsim plan --records: --strategy S is required (one of {})",
+                                                 fmt::join(plan::strategy_names(), ", ")));
+                (void)plan::strategy_info(opt->strategy == "greedy_by_size" && opt->offsets ? "greedy_by_size_offsets"
+                                                                                             : opt->strategy);
+                print_records_plan(opt->records, opt->strategy, opt->offsets, opt->align, opt->seed, opt->peer_iterations);
+                return;
+            }
+            if (opt->offsets) throw InputError("memsim plan: --offsets applies to --records only");
+            const std::string strategy = opt->strategy.empty() ? "all" : opt->strategy;
+            if (strategy != "all") (void)plan::strategy_info(strategy);
+            if (!opt->dtr_log.empty()) {
+                print_table(load_dtr_log(opt->dtr_log), strategy, opt->align, opt->seed, opt->peer_iterations, opt->json);
+            } else {
+                if (opt->batch <= 0) throw InputError("memsim plan: --batch B is required with a profile folder");
+                print_table(load_mnn_profile(opt->profile, opt->batch), strategy, opt->align, opt->seed, opt->peer_iterations, opt->json);
+            }
+        });
+    });
+}
+
+}  // namespace memsim::cli

@@ -1,0 +1,11 @@
+// memsim plan: the static memory planners (SPEC section 3) on usage records from a JSON
+// file (one plan printed as JSON) or on a workload (a comparison table).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace memsim::cli {
+
+void register_plan_command(CLI::App& app);
+
+}  // namespace memsim::cli
