@@ -190,3 +190,23 @@ TEST_CASE("sweep: points that run out of memory are rows with status oom and the
     CHECK(count_of(plot, "<circle ") == 1);
     CHECK_FALSE(fs::exists(dir / "out" / "plot_pareto_time_vs_peak.svg"));  // no policy swept
 }
+
+TEST_CASE("sweep: the shipped disk_speed_whatif runs as shipped, with plots and a Gantt chart per point") {
+    const fs::path dir = fresh_dir("sweep_shipped");
+    const Outcome o = run_memsim("sweep scenarios/disk_speed_whatif.yaml --out " + dir.string());
+    INFO(o.err);
+    REQUIRE(o.code == 0);
+    CHECK_THAT(o.out, Catch::Contains("9 points: 9 ok, 0 failed") && Catch::Contains("each point's gantt.html"));
+    CHECK(lines_of(read_file(dir / "results.csv")).size() == 10);
+    for (int i = 1; i <= 9; ++i) CHECK(fs::exists(dir / "points" / fmt::format("{:04d}", i) / "gantt.html"));
+    const std::string time = read_file(dir / "plot_time_ms_vs_platform.disk.bandwidth.svg");
+    CHECK_THAT(time, Catch::Contains("platform.disk.bandwidth (log scale)") && Catch::Contains(">23.4MB/s<") &&
+                         Catch::Contains("iteration time (ms)"));
+    CHECK(count_of(time, "<circle ") == 9);
+    const std::string peak = read_file(dir / "plot_peak_bytes_vs_platform.disk.bandwidth.svg");
+    CHECK_THAT(peak, Catch::Contains("peak memory (MiB)"));
+    // Tick labels in MiB at round numbers: 0, 5, 10 (not 4.76837 from round byte counts).
+    CHECK_THAT(peak, Catch::Contains("text-anchor=\"end\">5</text>") && Catch::Contains("text-anchor=\"end\">10</text>"));
+    CHECK(fs::exists(dir / "plot_stall_ms_vs_platform.disk.bandwidth.svg"));
+    CHECK_FALSE(fs::exists(dir / "plot_pareto_time_vs_peak.svg"));  // only the platform is swept
+}

@@ -16,10 +16,17 @@ namespace memsim::cli {
 
 namespace {
 
-void print_tally(const SweepTally& tally, const std::string& dir) {
+void print_tally(const SweepTally& tally, const std::string& dir, const SweepPlan* plan = nullptr) {
     std::cout << fmt::format("{} points: {} ok, {} failed (oom, thrash or error; see results.csv)\n", tally.points, tally.ok,
                              tally.failed);
     for (const std::string& file : tally.files) std::cout << "wrote " << (std::filesystem::path(dir) / file).string() << "\n";
+    if (!plan) return;
+    std::string per_point;
+    for (const auto& [on, name] : {std::pair{plan->gantt, "gantt.html"}, {plan->trace, "trace.json"}, {plan->events, "events.csv"}})
+        if (on) per_point += std::string(per_point.empty() ? "" : ", ") + name;
+    if (!per_point.empty())
+        std::cout << fmt::format("each point's {}: {}\n", per_point,
+                                 (std::filesystem::path(dir) / "points" / "NNNN").string());
 }
 
 }  // namespace
@@ -64,7 +71,7 @@ void register_sweep_command(CLI::App& app) {
             const std::string dir = opt->out.empty() ? plan.default_dir : opt->out;
             std::cerr << fmt::format("sweep {}: {} points, {} at a time, into {}\n", plan.scenario_name, plan.points.size(),
                                      options.jobs, dir);
-            print_tally(run_sweep(plan, dir, options, std::cerr), dir);
+            print_tally(run_sweep(plan, dir, options, std::cerr), dir, &plan);
         });
     });
 }
