@@ -179,16 +179,19 @@ const char* const kScript = R"JS(
     const m = el("g", {class: "memory"}, svg);
     el("rect", {x: LEFT, y: memTop, width: width - LEFT - RIGHT, height: MEM_H, fill: "none", stroke: "#ccc"}, m);
     // Ticks at round numbers of the binary unit that fits (KiB, MiB, GiB), as fmtBytes prints them.
-    const unit = Math.pow(1024, Math.max(0, Math.min(3, Math.floor(Math.log(memMax) / Math.log(1024)))));
-    for (const b of niceTicks(0, memMax / unit, 4).map(v => v * unit)) {
+    const power = Math.max(0, Math.min(3, Math.floor(Math.log(memMax) / Math.log(1024))));
+    const unit = Math.pow(1024, power), unitName = ["B", "KiB", "MiB", "GiB"][power];
+    for (const v of niceTicks(0, memMax / unit, 4)) {
+      const b = v * unit;
       el("line", {class: "grid", x1: LEFT, x2: width - RIGHT, y1: Y(b), y2: Y(b)}, m);
-      el("text", {class: "axis-label", x: LEFT - 6, y: Y(b) + 4, "text-anchor": "end"}, m, fmtBytes(b));
+      el("text", {class: "axis-label", x: LEFT - 6, y: Y(b) + 4, "text-anchor": "end"}, m, +v.toPrecision(6) + " " + unitName);
     }
     el("text", {class: "lane-label", x: 4, y: memTop + 12}, m, "memory");
-    el("line", {x1: 4, x2: 22, y1: memTop + 28, y2: memTop + 28, stroke: "#4e79a7", "stroke-width": 1.5}, m);
-    el("text", {x: 26, y: memTop + 32}, m, "in use");
-    el("line", {x1: 4, x2: 22, y1: memTop + 44, y2: memTop + 44, stroke: "#a0cbe8", "stroke-width": 1}, m);
-    el("text", {x: 26, y: memTop + 48}, m, "live");
+    // The curves' legend, below the panel where the time axis leaves room.
+    el("line", {x1: 4, x2: 22, y1: memBottom + 10, y2: memBottom + 10, stroke: "#4e79a7", "stroke-width": 1.5}, m);
+    el("text", {x: 26, y: memBottom + 14}, m, "in use");
+    el("line", {x1: 4, x2: 22, y1: memBottom + 24, y2: memBottom + 24, stroke: "#a0cbe8", "stroke-width": 1}, m);
+    el("text", {x: 26, y: memBottom + 28}, m, "live");
     const curves = el("g", {"clip-path": "url(#plot-area)"}, m);
     if (mem.length) {
       el("path", {id: "live-bytes", d: memoryPath(2), fill: "none", stroke: "#a0cbe8", "stroke-width": 1}, curves);
