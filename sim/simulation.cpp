@@ -12,6 +12,7 @@
 
 #include "models/alloc/allocator.h"
 #include "models/recompute/eviction_heuristic.h"
+#include "models/workload/replay.h"
 #include "models/swap/swap_plan.h"
 #include "models/workload/input_error.h"
 #include "sim/platform.h"
@@ -21,6 +22,18 @@ namespace memsim {
 namespace sg = simgrid::s4u;
 
 namespace {
+
+std::uint64_t budget_from_ratio(const Workload& w, const Scenario& s) {
+    std::unique_ptr<Allocator> allocator;
+    try {
+        allocator = make_allocator(s.policy.allocator);
+    } catch (const std::invalid_argument& e) {
+        throw InputError(fmt::format("{}: policy.allocator: {}", s.file, e.what()));
+    }
+    allocator->prepare(w);
+    const std::uint64_t peak = replay_peak(w, *allocator);
+    return static_cast<std::uint64_t>(std::floor(static_cast<double>(peak) * *s.platform.memory_budget_ratio));
+}
 
 // A run that cannot go on: out of memory or thrashing. Becomes summary.status.
 struct RunStopped {
@@ -60,6 +73,7 @@ public:
         allocator_ = make_allocator_checked();
         allocator_->prepare(w_);
         budget_ = s_.platform.memory_budget;
+        if (!budget_ && s_.platform.memory_budget_ratio) budget_ = budget_from_ratio(w_, s_);
         reference_ = s_.policy.semantics == "reference";
         dtr_clock_ = s_.policy.semantics == "dtr";
         mode_ = s_.policy.swap.mode;
@@ -73,7 +87,10 @@ public:
             for (TensorId t : w_.ops[step.op].inputs) uses_[t].push_back(k);
         }
         if (mode_ != "none") {
-            if (s_.policy.swap.select == "feature_maps") swap_ = plan_feature_maps(w_);
+            // Hybrid: no static selection; every swap-out is an eviction decision.
+            if (s_.policy.hybrid) swap_ = SwapPlan{std::vector<std::vector<TensorId>>(w_.ops.size()),
+                                                   std::vector<std::vector<TensorId>>(w_.ops.size()), {}, 0};
+            else if (s_.policy.swap.select == "feature_maps") swap_ = plan_feature_maps(w_);
             else if (s_.policy.swap.select == "budget") swap_ = plan_budget(w_, *budget_);
             else swap_ = SwapPlan{std::vector<std::vector<TensorId>>(w_.ops.size()),
                                   std::vector<std::vector<TensorId>>(w_.ops.size()), {}, 0};
@@ -195,6 +212,17 @@ private:
                tensor.producer != kNoOp && !tensor.scratch && tensor.alias_of < 0 && (dtr_clock_ || has_future_use(t));
     }
 
+    std::string why_not_evictable(TensorId t) const {
+        const TensorState& st = state_[t];
+        const Tensor& tensor = w_.tensors[t];
+        if (tensor.scratch) return "scratch";
+        if (tensor.constant || tensor.producer == kNoOp) return "constant";
+        if (st.locks > 0) return "locked";
+        if (st.writing || st.reading) return "in I/O";
+        if (!heuristic_ && !swaps_on_demand()) return "no eviction policy";
+        return "no later use: an output or awaiting its release";
+    }
+
     bool writes_will_free() const {
         return std::any_of(in_flight_writes_.begin(), in_flight_writes_.end(),
                            [&](TensorId t) { return !state_[t].keep_resident; });
@@ -219,13 +247,25 @@ private:
                 }
             }
             std::uint64_t pinned = 0;
+            std::vector<TensorId> held;
             for (TensorId t = 0; t < static_cast<TensorId>(state_.size()); ++t)
-                if (state_[t].where == Where::Resident && !evictable(t) && w_.tensors[t].alias_of < 0)
+                if (state_[t].where == Where::Resident && !evictable(t) && w_.tensors[t].alias_of < 0) {
                     pinned += w_.tensors[t].bytes;
+                    held.push_back(t);
+                }
+            // The largest non-evictable tensors and why each cannot go.
+            std::sort(held.begin(), held.end(), [&](TensorId a, TensorId b) {
+                return w_.tensors[a].bytes != w_.tensors[b].bytes ? w_.tensors[a].bytes > w_.tensors[b].bytes : a < b;
+            });
+            std::vector<std::string> largest;
+            for (std::size_t k = 0; k < std::min<std::size_t>(3, held.size()); ++k)
+                largest.push_back(fmt::format("{} {} B ({})", w_.tensors[held[k]].name, w_.tensors[held[k]].bytes,
+                                              why_not_evictable(held[k])));
             throw RunStopped{"oom", fmt::format("out of memory at op {} ({}): needs {} B more, budget {} B, "
-                                                "footprint {} B, non-evictable resident {} B",
+                                                "footprint {} B, non-evictable resident {} B{}{}",
                                                 op, op >= 0 ? w_.ops[op].name : "-", bytes, *budget_,
-                                                allocator_->footprint_bytes(), pinned)};
+                                                allocator_->footprint_bytes(), pinned,
+                                                largest.empty() ? "" : "; largest: ", fmt::join(largest, ", "))};
         }
     }
 
@@ -280,7 +320,8 @@ private:
 
     void evict(TensorId t, int op) {
         ++result_.summary.evictions;
-        const bool to_disk = swaps_on_demand() || (s_.policy.hybrid && swap_is_cheaper(t));
+        const bool to_disk = s_.policy.hybrid ? swap_is_cheaper(t) : swaps_on_demand();
+        if (s_.policy.hybrid) ++(to_disk ? hybrid_swaps_ : hybrid_drops_);
         if (to_disk) {
             // The write holds the memory until done; this op waits for it.
             enqueue_write(t, op);
@@ -293,7 +334,9 @@ private:
     }
 
     // Hybrid: swapping costs the time until the disk queue drains plus the write and the
-    // later read; recomputing costs the producer's time (plus evicted inputs' producers).
+    // later read (the GPU waits for the write, and the read is on demand); recomputing
+    // costs the producer's time plus that of producers of its inputs not resident now
+    // (one level: what the recomputation would have to regenerate first). Ties recompute.
     bool swap_is_cheaper(TensorId t) const {
         const double now_t = now();
         const double queue_ms = std::max(0.0, disk_free_pred_ms_ - now_t);
@@ -823,6 +866,10 @@ private:
         sm.activities = activities_;
         sm.forward_end = w_.forward_end;
         sm.swapped_tensors = swap_.selected.size();
+        if (s_.policy.hybrid) {
+            sm.details["hybrid_swapped"] = static_cast<double>(hybrid_swaps_);
+            sm.details["hybrid_dropped"] = static_cast<double>(hybrid_drops_);
+        }
         if (mode_ != "none") {
             sm.details["swap_selected_bytes"] = static_cast<double>(swap_.selected_bytes);
             sm.details["cancelled_writes"] = static_cast<double>(cancelled_writes_);
@@ -832,6 +879,8 @@ private:
             sm.details["backward_ms"] = sm.time_ms - result_.log.forward_end_ms;
         }
         result_.log.budget_bytes = budget_;
+        if (budget_) sm.details["budget_bytes"] = static_cast<double>(*budget_);
+        if (s_.platform.memory_budget_ratio) sm.details["budget_ratio"] = *s_.platform.memory_budget_ratio;
     }
 
     const Workload& w_;
@@ -849,6 +898,7 @@ private:
     std::vector<std::vector<std::size_t>> uses_;
     std::uint64_t live_bytes_ = 0, live_peak_ = 0, insert_counter_ = 0, activities_ = 0, cancelled_writes_ = 0;
     double op_clock_ms_ = 0;
+    std::uint64_t hybrid_swaps_ = 0, hybrid_drops_ = 0;
     double read_ms_per_byte_ = 0, write_ms_per_byte_ = 0;
     double disk_free_pred_ms_ = 0;
     std::deque<IoRequest> queue_;
@@ -866,6 +916,11 @@ private:
 };
 
 }  // namespace
+
+void resolve_budget(Scenario& scenario, const Workload& w) {
+    if (scenario.platform.memory_budget || !scenario.platform.memory_budget_ratio) return;
+    scenario.platform.memory_budget = budget_from_ratio(w, scenario);
+}
 
 RunResult simulate(const Workload& w, const Scenario& scenario) { return simulate(w, scenario, straight_plan(w)); }
 

@@ -26,6 +26,10 @@ public:
     using std::logic_error::logic_error;
 };
 
+// platform.memory.budget_ratio -> platform.memory.budget: floor(ratio x the workload's
+// no-swap peak under the scenario's allocator). Nothing to do without a ratio.
+void resolve_budget(Scenario& scenario, const Workload& w);
+
 // Bad input raises InputError; out-of-memory and thrashing are results (summary.status).
 RunResult simulate(const Workload& w, const Scenario& scenario);
 RunResult simulate(const Workload& w, const Scenario& scenario, const ExecPlan& plan);

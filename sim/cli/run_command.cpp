@@ -64,6 +64,7 @@ void register_run_command(CLI::App& app) {
             Scenario s = load_scenario(opt->scenario, opt->sets);
             if (!opt->out.empty()) s.resolved["output"]["dir"] = opt->out;  // the summary records where it went
             const Workload w = load_workload(s);
+            resolve_budget(s, w);  // platform.memory.budget_ratio -> bytes
             const RunResult r = simulate(w, s, execution_plan(w, s));
             const std::string dir = opt->out.empty() ? s.output.dir : opt->out;
             write_summary(r, s, dir);

@@ -40,7 +40,7 @@ const Field& schema() {
             {"disk", Kind::Map, {
                 {"bandwidth", Kind::Rate}, {"read_bandwidth", Kind::Rate}, {"write_bandwidth", Kind::Rate},
                 {"latency", Kind::Time}, {"read_latency", Kind::Time}, {"write_latency", Kind::Time}}},
-            {"memory", Kind::Map, {{"budget", Kind::Size}}}}},
+            {"memory", Kind::Map, {{"budget", Kind::Size}, {"budget_ratio", Kind::Float}}}}},
         {"policy", Kind::Map, {
             {"allocator", Kind::String},
             {"semantics", Kind::String, {}, {"simulated", "reference", "dtr"}},
@@ -264,6 +264,12 @@ PlatformSpec parse_platform(const YAML::Node& n, const Parser& p) {
         const YAML::Node b = n["memory"]["budget"];
         if (!(b.IsScalar() && (b.as<std::string>() == "none" || b.as<std::string>() == "unlimited")))
             s.memory_budget = p.with_units(b, "platform.memory.budget", parse_bytes);
+    }
+    if (n["memory"] && n["memory"]["budget_ratio"]) {
+        s.memory_budget_ratio = p.scalar<double>(n["memory"]["budget_ratio"], "platform.memory.budget_ratio", "a number");
+        if (!(*s.memory_budget_ratio > 0)) p.fail("platform.memory.budget_ratio", "must be > 0");
+        if (s.memory_budget)
+            p.fail("platform.memory.budget_ratio", "give either platform.memory.budget or platform.memory.budget_ratio, not both");
     }
     return s;
 }

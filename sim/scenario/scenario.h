@@ -38,6 +38,10 @@ struct PlatformSpec {
     double gpu_speed_scale = 1.0;
     DiskSpec disk;
     std::optional<std::uint64_t> memory_budget;
+    // platform.memory.budget_ratio: the budget as a fraction of the workload's no-swap
+    // peak under the scenario's allocator, resolved into memory_budget once the workload
+    // is loaded (resolve_budget in sim/simulation.h). Exclusive with budget.
+    std::optional<double> memory_budget_ratio;
 };
 
 enum class PrefetchKind { Eager, LeadOps, LeadMs, JustInTime };
