@@ -49,7 +49,13 @@ const StrategyInfo& strategy_info(const std::string& name) {
         fmt::format("unknown planner strategy '{}' (valid: {})", name, fmt::join(strategy_names(), ", ")));
 }
 
-Plan make_plan(const std::string& name, const std::vector<UsageRecord>& records, const PlanOptions& options) {
+void validate_plan(const std::vector<UsageRecord>& records, const Plan& plan, std::uint64_t align) {
+    if (plan.kind == PlanKind::Objects) check_objects(records, plan.objects);
+    check_offsets(records, plan.offsets, align);
+}
+
+Plan make_plan(const std::string& name, const std::vector<UsageRecord>& records, const PlanOptions& options,
+               bool validate) {
     const StrategyInfo& info = strategy_info(name);
     Plan plan;
     plan.strategy = name;
@@ -63,7 +69,6 @@ Plan make_plan(const std::string& name, const std::vector<UsageRecord>& records,
         else if (name == "greedy_best") plan.objects = greedy_best(records);
         else if (name == "mincostflow") plan.objects = mincostflow(records);
         else if (name == "mxnet") plan.objects = mxnet(records);
-        check_objects(records, plan.objects);
         plan.offsets = objects_to_offsets(plan.objects, options.align);
         plan.total = plan.objects.total;
     } else {
@@ -83,7 +88,7 @@ Plan make_plan(const std::string& name, const std::vector<UsageRecord>& records,
         }
         plan.total = plan.offsets.total;
     }
-    check_offsets(records, plan.offsets, options.align);
+    if (validate) validate_plan(records, plan, options.align);
     return plan;
 }
 

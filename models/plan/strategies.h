@@ -41,7 +41,11 @@ struct Plan {
     std::uint64_t total = 0;   // the strategy's own total (sum of objects, or arena size)
 };
 
-// Runs the strategy; the plan is checked (check_objects / check_offsets) before it is returned.
-Plan make_plan(const std::string& name, const std::vector<UsageRecord>& records, const PlanOptions& options = {});
+// Runs the strategy. With `validate` the plan is checked (check_objects / check_offsets,
+// std::logic_error on a violation) before it is returned.
+Plan make_plan(const std::string& name, const std::vector<UsageRecord>& records, const PlanOptions& options = {},
+               bool validate = true);
+// The checks make_plan(validate = true) runs.
+void validate_plan(const std::vector<UsageRecord>& records, const Plan& plan, std::uint64_t align);
 
 }  // namespace memsim::plan
