@@ -1,11 +1,14 @@
 // gantt.html in a real browser: headless Chromium renders the page (a screenshot
 // that is not blank) and dumps the DOM after the script ran (each lane, one bar per
-// activity for a small log; merged bars for a large one). Chromium is required: when
+// activity for a small log; merged bars for a large one; tooltips, zoom, pan and
+// reset driven by synthetic mouse events). Chromium is required: when
 // /usr/bin/chromium is missing the tests fail and say how to install it.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <regex>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -99,4 +102,79 @@ TEST_CASE("gantt.html stays small for 4k operators and 10k I/Os: sub-pixel bars 
     CHECK(bars + merged < 5000);  // at most a few rectangles per pixel column and lane, not 14k hairlines
     for (const char* lane : {"compute", "disk_write", "disk_read"})
         CHECK(count_matches(dom, std::regex(fmt::format("<g class=\"lane\" data-lane=\"{}\"", lane))) == 1);
+}
+
+namespace {
+
+// Appended to a copy of gantt.html: plays the user (hover a bar, hover the memory panel,
+// wheel, drag, double-click) and writes what the page showed into <pre id="probe">.
+const char* const kProbeScript = R"JS(
+<script>
+(function () {
+  const svg = document.getElementById("chart"), tip = document.getElementById("tooltip");
+  const label = () => document.getElementById("window").textContent;
+  const lines = [];
+  const centre = e => { const r = e.getBoundingClientRect(); return {x: r.left + r.width / 2, y: r.top + r.height / 2}; };
+  const move = (target, p) => target.dispatchEvent(new MouseEvent("mousemove", {bubbles: true, clientX: p.x, clientY: p.y}));
+  const bar = svg.querySelector('rect.bar[data-lane="disk_write"]');
+  move(bar, centre(bar));
+  lines.push("bar tip [" + tip.style.display + "] " + tip.textContent.replace(/\n/g, " | "));
+  const panel = svg.querySelector("g.memory rect");
+  const pr = panel.getBoundingClientRect();
+  move(panel, {x: pr.left + pr.width * 0.25, y: pr.top + pr.height / 2});  // t = 2.5 ms
+  lines.push("memory tip " + tip.textContent.replace(/\n/g, " | "));
+  lines.push("start " + label());
+  const c = centre(panel);
+  svg.dispatchEvent(new WheelEvent("wheel", {bubbles: true, cancelable: true, deltaY: -100, clientX: c.x, clientY: c.y}));
+  lines.push("wheel " + label());
+  svg.dispatchEvent(new MouseEvent("mousedown", {bubbles: true, clientX: c.x, clientY: c.y}));
+  window.dispatchEvent(new MouseEvent("mousemove", {clientX: c.x - 200, clientY: c.y}));
+  window.dispatchEvent(new MouseEvent("mouseup", {clientX: c.x - 200, clientY: c.y}));
+  lines.push("drag " + label());
+  svg.dispatchEvent(new MouseEvent("dblclick", {bubbles: true}));
+  lines.push("dblclick " + label());
+  const pre = document.createElement("pre");
+  pre.id = "probe";
+  pre.textContent = lines.join("\n");
+  document.body.appendChild(pre);
+})();
+</script>
+)JS";
+
+// The line of the probe's output that starts with `key`.
+std::string probe_line(const std::string& dom, const std::string& key) {
+    const std::size_t from = dom.find("<pre id=\"probe\">");
+    REQUIRE(from != std::string::npos);
+    std::istringstream in(dom.substr(from + 16, dom.find("</pre>", from) - from - 16));
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind(key + " ", 0) == 0) return line;
+    FAIL("no probe line " << key);
+    return {};
+}
+
+}  // namespace
+
+TEST_CASE("gantt.html in headless Chromium: hover tooltips, wheel zoom, drag pan, double-click reset") {
+    const fs::path dir = fresh_dir("memsim_test_gantt_interact");
+    Summary summary;
+    write_gantt_html(small_log(), summary, "small", (dir / "gantt.html").string());
+    std::string page = slurp(dir / "gantt.html");
+    page.insert(page.rfind("</body>"), kProbeScript);
+    std::ofstream(dir / "probe.html") << page;
+    const std::string dom = run_chromium(dir / "probe.html", "--dump-dom", dir);
+    REQUIRE(dom.find("<pre id=\"probe\">") != std::string::npos);
+    INFO(dom.substr(dom.find("<pre id=\"probe\">")));
+    // The disk write bar: its label, lane, operator, tensors, bytes, start and duration.
+    CHECK(probe_line(dom, "bar tip") ==
+          "bar tip [block] swap out t2 | disk write   op 0 | tensors 2 | 4.00 KiB (4096 B) | start 2 ms   duration 2 ms");
+    // The memory panel at 2.5 ms: the sample taken at 2 ms.
+    CHECK_THAT(probe_line(dom, "memory tip"), Catch::StartsWith("memory tip t = 2.5") &&
+                                                  Catch::EndsWith("in use 12.00 KiB | live 12.00 KiB"));
+    CHECK(probe_line(dom, "start") == "start showing 0 \u2013 10 ms of 10 ms");
+    // Wheel up zooms in by 1.25 around the pointer (the middle): 1 ms off each side.
+    CHECK(probe_line(dom, "wheel") == "wheel showing 1 ms \u2013 9 ms of 10 ms");
+    // Dragging 200 px (over 1 ms here) to the left moves the window later; it stays 8 ms wide
+    // and stops at the end of the run.
+    CHECK(probe_line(dom, "drag") == "drag showing 2 ms \u2013 10 ms of 10 ms");
+    CHECK(probe_line(dom, "dblclick") == "dblclick showing 0 \u2013 10 ms of 10 ms");
 }
