@@ -210,3 +210,23 @@ TEST_CASE("sweep: the shipped disk_speed_whatif runs as shipped, with plots and 
     CHECK(fs::exists(dir / "plot_stall_ms_vs_platform.disk.bandwidth.svg"));
     CHECK_FALSE(fs::exists(dir / "plot_pareto_time_vs_peak.svg"));  // only the platform is swept
 }
+
+TEST_CASE("sweep: on a terminal a progress bar counts points done and failed, with an ETA") {
+    const fs::path dir = fresh_dir("sweep_tty");
+    const fs::path scenario = write_scenario(dir, "budget_oom", "  allocator: pool\n  recompute:\n    heuristic: dtr\n",
+                                             "  platform.memory.budget: [1KB, 9MB, 64MiB]\n");
+    // script(1) (util-linux, in every Debian) runs the sweep on a pseudo-terminal.
+    const std::string command = fmt::format("sweep {} --jobs 2 --out {}", scenario.string(), (dir / "out").string());
+    const std::string script = fmt::format("script -qec '{} {}' /dev/null > {} 2>&1", MEMSIM_BINARY, command,
+                                           (dir / "tty.txt").string());
+    REQUIRE(std::system(script.c_str()) == 0);
+    const std::string tty = read_file(dir / "tty.txt");
+    INFO(tty);
+    CHECK_THAT(tty, Catch::Contains("\r\033[K[") && Catch::Contains("] 0/3 points  0 failed  2 running") &&
+                        Catch::Contains("] 3/3 points  2 failed  0 running") && Catch::Contains("ETA"));
+    CHECK_THAT(tty, Catch::Contains("[##############################] 3/3 points"));
+    // Failed points are printed above the bar; no plain "[k/3]" lines on a terminal.
+    CHECK_THAT(tty, Catch::Contains("0001 platform.memory.budget=1KB: oom"));
+    CHECK(tty.find("[1/3]") == std::string::npos);
+    CHECK_THAT(tty, Catch::Contains("3 points: 1 ok, 2 failed"));
+}
