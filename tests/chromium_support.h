@@ -46,6 +46,8 @@ inline std::string run_chromium(const std::filesystem::path& page, const std::st
         work.string(), kChromium, profile.string(), window, action, std::filesystem::absolute(page).string(),
         out.string(), (work / "chromium.err").string());
     const int status = std::system(command.c_str());
+    std::error_code ignored;
+    std::filesystem::remove_all(profile, ignored);  // a few MB per run, of no use afterwards
     INFO(slurp(work / "chromium.err"));
     REQUIRE(status == 0);
     return slurp(out);

@@ -8,6 +8,8 @@
 #include <set>
 #include <sstream>
 
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include "sim/output/chrome_trace.h"
@@ -66,7 +68,7 @@ TEST_CASE("lanes: known kinds in fixed order, new kinds after them sorted") {
 TEST_CASE("trace.json parses, has the required fields and non-decreasing time per track") {
     EventLog log = tiny_log();
     log.add({"prefetch_hint", 0.5, 0.75, 2, "new kind", {}, 0});  // a lane no renderer knows
-    const auto dir = std::filesystem::temp_directory_path() / "memsim_test_trace";
+    const auto dir = std::filesystem::temp_directory_path() / ("memsim_test_" + std::to_string(::getpid())) / "trace";
     std::filesystem::remove_all(dir);
     write_run_outputs(log, Summary{}, "tiny", dir.string(), true, false, true);
     REQUIRE(std::filesystem::exists(dir / "events.csv"));

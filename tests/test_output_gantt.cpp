@@ -14,19 +14,13 @@
 
 #include "sim/output/gantt_html.h"
 #include "chromium_support.h"
+#include "file_support.h"
 
 using namespace memsim;
 using namespace memsim::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-fs::path fresh_dir(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
 
 EventLog small_log() {
     EventLog log;
