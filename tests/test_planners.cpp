@@ -19,7 +19,13 @@
 #include "models/plan/peer_heuristic.h"
 #include "models/plan/planner_allocator.h"
 #include "models/plan/strategies.h"
+#include "file_support.h"
 #include "test_support.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
 
 using namespace memsim;
 using namespace memsim::plan;
@@ -332,4 +338,88 @@ TEST_CASE("planners: planner allocator peak is the plan total and overlaps are c
     CHECK(alloc->footprint_bytes() == 150);
     CHECK(alloc->name() == "planner:greedy_by_size");
     CHECK_THROWS_AS(make_planner_allocator("nope"), std::invalid_argument);
+}
+
+// ---- memsim plan (the command line) ----
+
+namespace {
+
+std::string write_records(const std::string& name, const std::string& text) {
+    const std::filesystem::path file = test::fresh_dir("plan_" + name) / "records.json";
+    std::ofstream(file) << text;
+    return file.string();
+}
+
+const char* kThreeRecords =
+    R"({"records": [{"size": 16, "first": 0, "last": 1}, {"size": 8, "first": 1, "last": 2},)"
+    R"( {"size": 16, "first": 2, "last": 3}]})";
+
+}  // namespace
+
+TEST_CASE("plan command: records to objects and to offsets") {
+    const std::string file = write_records("ok", kThreeRecords);
+    // r0 16 [0,1], r1 8 [1,2], r2 16 [2,3]: r2 can reuse r0's object (r0 ends at 1).
+    test::Outcome o = test::run_memsim("plan --records " + file + " --strategy greedy_by_size");
+    CHECK(o.code == 0);
+    CHECK(o.out == "{\"strategy\":\"greedy_by_size\",\"object_ids\":[0,1,0],\"object_sizes\":[16,8],\"total\":24}\n");
+    // Offsets aligned to 64: r0 and r2 at 0 (by size first), r1 meets r0 -> 64; total 72.
+    o = test::run_memsim("plan --records " + file + " --strategy greedy_by_size --offsets --align 64");
+    CHECK(o.code == 0);
+    CHECK(o.out == "{\"strategy\":\"greedy_by_size\",\"offsets\":[0,64,0],\"total\":72}\n");
+    // An object strategy with --offsets: its objects end to end (naive: 0, 16, 24).
+    o = test::run_memsim("plan --records " + file + " --strategy naive --offsets");
+    CHECK(o.out == "{\"strategy\":\"naive\",\"offsets\":[0,16,24],\"total\":40}\n");
+    // An offset strategy prints offsets without --offsets.
+    o = test::run_memsim("plan --records " + file + " --strategy peer_heuristic");
+    CHECK(o.out == "{\"strategy\":\"peer_heuristic\",\"offsets\":[0,16,0],\"total\":24}\n");
+}
+
+TEST_CASE("plan command: bad records name the file, the field and the value") {
+    struct Case {
+        std::string text, message;
+    };
+    const std::vector<Case> cases{
+        {R"({"records": [{"size": -5, "first": 0, "last": 1}]})", "records[0].size: -5 is negative"},
+        {R"({"records": [{"size": 5, "first": 3, "last": 1}]})", "records[0]: first 3 is after last 1"},
+        {R"({"records": [{"size": 5, "first": 0}]})", "records[0].last: missing"},
+        {R"({"records": [{"size": "big", "first": 0, "last": 0}]})", "records[0].size: \"big\" is not a non-negative integer"},
+        {R"({"records": [)", "not valid JSON"},
+        {R"({"recs": []})", "expected {\"records\""},
+    };
+    for (std::size_t k = 0; k < cases.size(); ++k) {
+        const std::string file = write_records("bad" + std::to_string(k), cases[k].text);
+        const test::Outcome o = test::run_memsim("plan --records " + file + " --strategy naive");
+        INFO(cases[k].text);
+        CHECK(o.code == 1);
+        CHECK(o.out.empty());
+        CHECK_THAT(o.err, Catch::Contains(file) && Catch::Contains(cases[k].message));
+    }
+    const test::Outcome missing = test::run_memsim("plan --records /nonexistent/r.json --strategy naive");
+    CHECK(missing.code == 1);
+    CHECK_THAT(missing.err, Catch::Contains("/nonexistent/r.json: cannot open"));
+    const std::string file = write_records("unknown", kThreeRecords);
+    const test::Outcome unknown = test::run_memsim("plan --records " + file + " --strategy greedy");
+    CHECK(unknown.code == 1);
+    CHECK_THAT(unknown.err, Catch::Contains("unknown planner strategy 'greedy'") && Catch::Contains("mincostflow"));
+    const test::Outcome none = test::run_memsim("plan --records " + file);
+    CHECK(none.code == 1);
+    CHECK_THAT(none.err, Catch::Contains("--strategy S is required"));
+}
+
+TEST_CASE("plan command: the table on the example MLP") {
+    const test::Outcome o = test::run_memsim("plan examples/mlp --batch 4 --strategy greedy_by_size,best_offsets --json");
+    REQUIRE(o.code == 0);
+    const auto j = nlohmann::json::parse(o.out);
+    CHECK(j.at("live_bytes_peak") == 7993384);
+    REQUIRE(j.at("strategies").size() == 2);
+    CHECK(j.at("strategies")[0].at("strategy") == "greedy_by_size");
+    CHECK(j.at("strategies")[0].at("total_bytes") == 8077648);
+    CHECK(j.at("strategies")[1].at("total_bytes") == 7993384);  // best_offsets reaches the bound
+    CHECK(j.at("strategies")[1].at("ratio_to_bound") == 1.0);
+    const test::Outcome table = test::run_memsim("plan examples/mlp --batch 4");
+    CHECK(table.code == 0);
+    CHECK_THAT(table.out, Catch::Contains("strategy") && Catch::Contains("mincostflow") && Catch::Contains("/pool"));
+    const test::Outcome no_batch = test::run_memsim("plan examples/mlp");
+    CHECK(no_batch.code == 1);
+    CHECK_THAT(no_batch.err, Catch::Contains("--batch B is required"));
 }
