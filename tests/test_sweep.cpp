@@ -230,3 +230,25 @@ TEST_CASE("sweep: on a terminal a progress bar counts points done and failed, wi
     CHECK(tty.find("[1/3]") == std::string::npos);
     CHECK_THAT(tty, Catch::Contains("3 points: 1 ok, 2 failed"));
 }
+
+TEST_CASE("sweep: map values are labelled by the keys that differ, and sweeping policy draws the Pareto plot") {
+    const fs::path dir = fresh_dir("sweep_maps");
+    const fs::path scenario = write_scenario(
+        dir, "policy_maps", "  allocator: pool\n",
+        "  policy:\n"
+        "    - {allocator: os, swap: {mode: async, select: feature_maps, prefetch: eager}}\n"
+        "    - {allocator: pool, swap: {mode: async, select: feature_maps, prefetch: eager}}\n"
+        "  platform.disk.bandwidth: [10MB/s, 1GB/s]\n");
+    const Outcome o = run_memsim(fmt::format("sweep {} --jobs 2 --out {}", scenario.string(), (dir / "out").string()));
+    INFO(o.err);
+    REQUIRE(o.code == 0);
+    CHECK_THAT(o.out, Catch::Contains("4 points: 4 ok, 0 failed") && Catch::Contains("plot_pareto_time_vs_peak.svg"));
+    const std::string by_policy = read_file(dir / "out" / "plot_time_ms_vs_policy.svg");
+    CHECK_THAT(by_policy, Catch::Contains(">allocator=os<") && Catch::Contains(">allocator=pool<"));
+    const std::string by_bandwidth = read_file(dir / "out" / "plot_time_ms_vs_platform.disk.bandwidth.svg");
+    CHECK_THAT(by_bandwidth, Catch::Contains("data-name=\"allocator=os\"") && Catch::Contains("data-name=\"allocator=pool\""));
+    // results.csv keeps the values as written (flow YAML), quoted because they hold commas.
+    const std::vector<std::string> rows = lines_of(read_file(dir / "out" / "results.csv"));
+    REQUIRE(rows.size() == 5);
+    CHECK_THAT(rows[1], Catch::StartsWith("0001,\"{allocator: os, swap: {mode: async, select: feature_maps, prefetch: eager}}\",10MB/s,ok,"));
+}

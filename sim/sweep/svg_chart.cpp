@@ -10,7 +10,7 @@ namespace memsim {
 
 namespace {
 
-constexpr double kWidth = 760, kHeight = 460, kLeft = 80, kRight = 220, kTop = 44, kBottom = 80;
+constexpr double kWidth = 760, kHeight = 470, kLeft = 80, kRight = 220, kTop = 44, kBottom = 100;
 const char* const kPalette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
                                 "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
 
@@ -24,6 +24,17 @@ std::string xml_escape(const std::string& text) {
         else out += c;
     }
     return out;
+}
+
+// Text cut to `max` characters (UTF-8 aware) with an ellipsis; the full text goes in a <title>.
+std::string fitted_text(const std::string& text, std::size_t max) {
+    std::size_t chars = 0, cut = text.size();
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) continue;
+        if (chars++ == max - 1) cut = i;
+    }
+    if (chars <= max) return xml_escape(text);
+    return xml_escape(text.substr(0, cut)) + "\u2026<title>" + xml_escape(text) + "</title>";
 }
 
 std::string number_label(double v) {
@@ -112,7 +123,7 @@ std::string render_svg(const Chart& c) {
         svg += fmt::format("<line x1=\"{0:.2f}\" x2=\"{0:.2f}\" y1=\"{1:.2f}\" y2=\"{2:.2f}\" stroke=\"#e6e6e6\"/>\n", x,
                            kTop, kHeight - kBottom);
         svg += fmt::format("<text transform=\"translate({:.2f},{:.2f}) rotate(-30)\" text-anchor=\"end\">{}</text>\n", x,
-                           kHeight - kBottom + 16, xml_escape(label));
+                           kHeight - kBottom + 16, fitted_text(label, 18));
     }
     svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#999\"/>\n", kLeft, kTop,
                        kWidth - kRight - kLeft, kHeight - kBottom - kTop);
@@ -149,7 +160,7 @@ std::string render_svg(const Chart& c) {
         const double ly = kTop + 8 + 18.0 * static_cast<double>(si);
         svg += fmt::format("<rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"12\" height=\"12\" fill=\"{}\"/>\n", kWidth - kRight + 14,
                            ly, color);
-        svg += fmt::format("<text x=\"{:.2f}\" y=\"{:.2f}\">{}</text>\n", kWidth - kRight + 32, ly + 10, xml_escape(s.name));
+        svg += fmt::format("<text x=\"{:.2f}\" y=\"{:.2f}\">{}</text>\n", kWidth - kRight + 32, ly + 10, fitted_text(s.name, 30));
     }
     for (const ChartPoint& p : c.failures) {
         const double x = X(p.x), y = kHeight - kBottom;

@@ -5,6 +5,7 @@
 #include <map>
 
 #include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
 
 #include "sim/output/text_format.h"
 #include "sim/sweep/svg_chart.h"
@@ -44,12 +45,70 @@ bool has_number(const PointResult& r, const char* key) {
     return r.status == "ok" && r.summary.is_object() && r.summary.contains(key) && r.summary[key].is_number();
 }
 
+void flatten_leaves(const YAML::Node& node, const std::string& path, std::vector<std::pair<std::string, std::string>>& out) {
+    if (node.IsMap()) {
+        for (const auto& entry : node) {
+            const std::string key = entry.first.as<std::string>();
+            flatten_leaves(entry.second, path.empty() ? key : path + "." + key, out);
+        }
+    } else if (node.IsScalar()) {
+        out.emplace_back(path, node.Scalar());
+    } else {
+        YAML::Emitter flow;
+        flow << YAML::Flow << node;
+        out.emplace_back(path, flow.c_str());
+    }
+}
+
+// How a parameter's values are named on ticks and in legends: as written, except that
+// values that are maps ({allocator: os, recompute: {heuristic: dtr}}) show only the
+// leaves that differ between them, as "heuristic=dtr".
+std::vector<std::string> value_labels(const SweepParameter& p) {
+    std::vector<std::vector<std::pair<std::string, std::string>>> leaves;
+    try {
+        for (const std::string& v : p.values) {
+            const YAML::Node node = YAML::Load(v);
+            if (!node.IsMap()) return p.values;
+            leaves.emplace_back();
+            flatten_leaves(node, "", leaves.back());
+        }
+    } catch (const YAML::Exception&) {
+        return p.values;
+    }
+    std::vector<std::string> labels;
+    for (const auto& mine : leaves) {
+        std::string label;
+        for (const auto& leaf : mine) {
+            const bool everywhere = std::all_of(leaves.begin(), leaves.end(), [&](const auto& other) {
+                return std::find(other.begin(), other.end(), leaf) != other.end();
+            });
+            if (!everywhere) label += fmt::format("{}{}={}", label.empty() ? "" : " ", short_key(leaf.first), leaf.second);
+        }
+        labels.push_back(label.empty() ? "(same)" : label);
+    }
+    return labels;
+}
+
+std::string value_label(const SweepPlan& plan, std::size_t param, const std::string& value) {
+    const SweepParameter& p = plan.parameters[param];
+    const auto at = std::find(p.values.begin(), p.values.end(), value) - p.values.begin();
+    const std::vector<std::string> labels = value_labels(p);
+    return static_cast<std::size_t>(at) < labels.size() ? labels[static_cast<std::size_t>(at)] : value;
+}
+
 // The legend name of the line a point belongs to: the values of the parameters in `keep`.
 std::string series_name(const SweepPlan& plan, const SweepPoint& point, const std::vector<std::size_t>& keep) {
     std::string name;
-    for (std::size_t i : keep) name += fmt::format("{}{}={}", name.empty() ? "" : ", ", short_key(plan.parameters[i].key), point.values[i]);
+    for (std::size_t i : keep) {
+        const std::string value = value_label(plan, i, point.values[i]);
+        // A map value's label already names its keys.
+        name += fmt::format("{}{}", name.empty() ? "" : ", ",
+                            value == point.values[i] ? short_key(plan.parameters[i].key) + "=" + value : value);
+    }
     return name;
 }
+
+bool is_policy_key(const std::string& key) { return key == "policy" || key.rfind("policy.", 0) == 0; }
 
 Chart metric_chart(const SweepPlan& plan, const std::vector<PointResult>& results, const Metric& metric, std::size_t param) {
     const SweepParameter& p = plan.parameters[param];
@@ -60,7 +119,8 @@ Chart metric_chart(const SweepPlan& plan, const std::vector<PointResult>& result
     chart.x.label = p.key + (axis.log_scale ? " (log scale)" : "");
     chart.x.log_scale = axis.log_scale;
     chart.x.categorical = !axis.numeric;
-    for (std::size_t i = 0; i < p.values.size(); ++i) chart.x.ticks.emplace_back(axis.positions[i], p.values[i]);
+    const std::vector<std::string> labels = value_labels(p);
+    for (std::size_t i = 0; i < p.values.size(); ++i) chart.x.ticks.emplace_back(axis.positions[i], labels[i]);
     chart.y.label = metric.label;
     chart.y.unit_scale = metric.unit_scale;
 
@@ -93,7 +153,7 @@ Chart pareto_chart(const SweepPlan& plan, const std::vector<PointResult>& result
     chart.y.label = "iteration time (ms)";
     std::vector<std::size_t> policy_params;
     for (std::size_t i = 0; i < plan.parameters.size(); ++i)
-        if (plan.parameters[i].key.rfind("policy.", 0) == 0) policy_params.push_back(i);
+        if (is_policy_key(plan.parameters[i].key)) policy_params.push_back(i);
     std::map<std::string, std::size_t> series_index;
     std::vector<ChartPoint> all;
     for (const PointResult& r : results) {
@@ -131,7 +191,7 @@ std::vector<std::string> write_sweep_plots(const SweepPlan& plan, const std::vec
             written.push_back(name);
         }
     const bool policy_swept = std::any_of(plan.parameters.begin(), plan.parameters.end(),
-                                          [](const SweepParameter& p) { return p.key.rfind("policy.", 0) == 0; });
+                                          [](const SweepParameter& p) { return is_policy_key(p.key); });
     if (policy_swept) {
         write_text_file((out / "plot_pareto_time_vs_peak.svg").string(), render_svg(pareto_chart(plan, results)));
         written.push_back("plot_pareto_time_vs_peak.svg");

@@ -2,8 +2,9 @@
 //   plot_<metric>_vs_<param>.svg for time_ms, peak_bytes and stall_ms against each swept
 //   parameter, one line per combination of the other swept values (points without a
 //   result are red crosses on the x axis);
-//   plot_pareto_time_vs_peak.svg when a policy.* key is swept: every point's time
-//   against its peak, the non-dominated ones joined.
+//   plot_pareto_time_vs_peak.svg when a policy or policy.* key is swept: every point's
+//   time against its peak, the non-dominated ones joined.
+// Values that are maps are labelled by the leaves that differ between them.
 #pragma once
 
 #include <string>
