@@ -120,8 +120,9 @@ void print_table(const Workload& w, const std::string& strategy, std::uint64_t a
     options.peer_iterations = peer_iterations;
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
     if (!json) {
-        std::cout << fmt::format("{} batch {}: {} usage records over {} ops; live-bytes peak (lower bound) {} B; pool {} B\n",
-                                 w.name, w.batch, records.size(), w.ops.size(), bound, pool_peak);
+        std::cout << fmt::format("{}{}: {} usage records over {} ops; live-bytes peak (lower bound) {} B; pool {} B\n",
+                                 w.name, w.batch > 0 ? fmt::format(" batch {}", w.batch) : "", records.size(),
+                                 w.ops.size(), bound, pool_peak);
         std::cout << fmt::format("{:<24} {:>14} {:>9} {:>9} {:>10}\n", "strategy", "total_bytes", "/bound", "/pool",
                                  "time_ms");
     }
