@@ -82,14 +82,13 @@ OffsetAssignment best_offsets(const std::vector<UsageRecord>& records, const Bes
     std::size_t best_placer = 0;
     std::string start;
     // Every ordering with the gap rule, then the peer rule on its own order (so the
-    // start is never worse than greedy_by_size_offsets, nor than peer_heuristic when
-    // the time cap allows it to run).
+    // start is never worse than greedy_by_size_offsets nor than peer_heuristic), until
+    // one reaches the lower bound.
     std::vector<std::pair<std::size_t, std::size_t>> starts;  // (placer, order)
     for (std::size_t o = 0; o < orders.size(); ++o) starts.emplace_back(0, o);
     starts.emplace_back(1, 1);
     for (const auto& [p, o] : starts) {
-        // The peer rule is slow on long lifetimes: only within the first third of the cap.
-        if (p != 0 && std::chrono::steady_clock::now() - t0 >= options.time_cap / 3) break;
+        if (best.total == bound) break;  // nothing can beat the lower bound
         const auto& [name, order] = orders[o];
         OffsetAssignment a = placers[p].second(order);
         if (a.total < best.total) {

@@ -31,7 +31,7 @@ const std::vector<StrategyInfo>& strategies() {
         {"mxnet", PlanKind::Objects, "MXNet: in-place reuse, then free blocks within match_range 16"},
         {"greedy_by_size_offsets", PlanKind::Offsets, "one arena, by size into the smallest gap"},
         {"peer_heuristic", PlanKind::Offsets, "the reference code's per-operator best-fit gap planner"},
-        {"best_offsets", PlanKind::Offsets, "several orderings and a local search (time cap 200 ms)"},
+        {"best_offsets", PlanKind::Offsets, "several orderings and a local search (100 rounds)"},
     };
     return list;
 }
