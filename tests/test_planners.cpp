@@ -303,7 +303,7 @@ TEST_CASE("planners: best_offsets reaches the bound on the hand sets") {
     CHECK_NOTHROW(check_offsets(tight, b));
 }
 
-TEST_CASE("planners: dispatcher names, kinds and unknown strategies") {
+TEST_CASE("planners: dispatcher names and kinds and unknown strategies") {
     CHECK(strategy_names() == std::vector<std::string>{"naive", "equality", "greedy_in_order", "greedy_by_breadth",
                                                        "greedy_by_size", "greedy_best", "mincostflow", "mxnet",
                                                        "greedy_by_size_offsets", "peer_heuristic", "best_offsets"});
@@ -374,7 +374,7 @@ TEST_CASE("plan command: records to objects and to offsets") {
     CHECK(o.out == "{\"strategy\":\"peer_heuristic\",\"offsets\":[0,16,0],\"total\":24}\n");
 }
 
-TEST_CASE("plan command: bad records name the file, the field and the value") {
+TEST_CASE("plan command: bad records name the file and the field and the value") {
     struct Case {
         std::string text, message;
     };

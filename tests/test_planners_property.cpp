@@ -130,7 +130,7 @@ TEST_CASE("planners property: every strategy on 2000 random record sets") {
     }
 }
 
-TEST_CASE("planners property: best_offsets is valid, aligned and never above greedy offsets") {
+TEST_CASE("planners property: best_offsets is valid and aligned and never above greedy offsets") {
     std::mt19937_64 rng(7);
     int strictly_better = 0;
     for (int set = 0; set < 1000; ++set) {
