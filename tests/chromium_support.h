@@ -41,7 +41,7 @@ inline std::string run_chromium(const std::filesystem::path& page, const std::st
     const std::filesystem::path out = work / "chromium.out";
     const std::string command = fmt::format(
         "cd '{}' && timeout 120 {} --headless --no-sandbox --disable-gpu --no-first-run "
-        "--disable-background-networking --disable-component-update --disable-sync --hide-scrollbars "
+        "--disable-background-networking --disable-component-update --disable-sync --disable-dev-shm-usage --hide-scrollbars "
         "--virtual-time-budget=5000 --user-data-dir='{}' --window-size={} {} 'file://{}' >'{}' 2>'{}'",
         work.string(), kChromium, profile.string(), window, action, std::filesystem::absolute(page).string(),
         out.string(), (work / "chromium.err").string());
