@@ -35,6 +35,10 @@ std::uint64_t budget_from_ratio(const Workload& w, const Scenario& s) {
     return static_cast<std::uint64_t>(std::floor(static_cast<double>(peak) * *s.platform.memory_budget_ratio));
 }
 
+// Recomputation time beyond this multiple of the compute time stops a run as thrash
+// when policy.recompute.max_overhead is not set.
+constexpr double kRunawayOverhead = 100.0;
+
 // A run that cannot go on: out of memory or thrashing. Becomes summary.status.
 struct RunStopped {
     std::string status;
@@ -209,7 +213,8 @@ private:
         // In dtr semantics a tensor recomputed after its release stays an ordinary
         // evictable tensor (the published runtime); otherwise it has no future use left.
         return st.where == Where::Resident && !st.writing && !st.reading && st.locks == 0 && !tensor.constant &&
-               tensor.producer != kNoOp && !tensor.scratch && tensor.alias_of < 0 && (dtr_clock_ || has_future_use(t));
+               tensor.producer != kNoOp && !tensor.scratch && tensor.alias_of < 0 &&
+               (dtr_clock_ || has_future_use(t));
     }
 
     std::string why_not_evictable(TensorId t) const {
@@ -237,6 +242,7 @@ private:
                            op, "waiting for swap-outs to free memory");
                 continue;
             }
+            if (drop_regenerated_dead(op)) continue;
             if (heuristic_ || swaps_on_demand()) {
                 std::vector<TensorId> candidates;
                 for (TensorId t : resident_order())
@@ -267,6 +273,22 @@ private:
                                                 allocator_->footprint_bytes(), pinned,
                                                 largest.empty() ? "" : "; largest: ", fmt::join(largest, ", "))};
         }
+    }
+
+    // A dead tensor brought back for a regeneration stays while the requesting op runs,
+    // so sibling branches find it; under memory pressure it goes first (oldest first),
+    // before the heuristic evicts anything still needed.
+    bool drop_regenerated_dead(int op) {
+        for (auto it = regenerated_dead_.begin(); it != regenerated_dead_.end(); ++it) {
+            const TensorState& st = state_[*it];
+            if (st.where == Where::Resident && st.released && st.locks == 0 && !st.writing && !st.reading && !st.written) {
+                const TensorId t = *it;
+                regenerated_dead_.erase(it);
+                free_memory(t, op);
+                return true;
+            }
+        }
+        return false;
     }
 
     std::vector<TensorId> resident_order() const {
@@ -562,7 +584,9 @@ private:
         for (TensorId out : p.outputs) unlock(out);
         for (TensorId in : p.inputs) {
             unlock(in);
-            free_if_dead(in, for_op);
+            // Brought back only to regenerate another tensor: kept (evictable) until the
+            // requesting op has run, so sibling branches do not regenerate it again.
+            if (state_[in].released && !planned_ && !dtr_clock_) regenerated_dead_.push_back(in);
         }
         ++result_.summary.recomputed_ops;
         const double cost = p.cost_ms / s_.platform.gpu_speed_scale;
@@ -572,6 +596,12 @@ private:
             throw RunStopped{"thrash", fmt::format("recomputation time {:.3f} ms exceeded {} x the compute time {:.3f} ms at op {}",
                                                    result_.summary.recompute_ms, *s_.policy.recompute.max_overhead,
                                                    compute_ms_scaled(), for_op)};
+        // Without a limit a thrashing heuristic (random on MobilenetV2 at 60%) recomputes
+        // for ever and the event log eats the host's memory: stop runaways anyway.
+        if (!s_.policy.recompute.max_overhead && result_.summary.recompute_ms > kRunawayOverhead * compute_ms_scaled())
+            throw RunStopped{"thrash", fmt::format("recomputation time {:.3f} ms exceeded {} x the compute time {:.3f} ms at op {} "
+                                                   "(the built-in runaway limit; set policy.recompute.max_overhead)",
+                                                   result_.summary.recompute_ms, kRunawayOverhead, compute_ms_scaled(), for_op)};
     }
 
     // A tensor brought back only for a recomputation after its last use goes again.
@@ -652,6 +682,8 @@ private:
         for (TensorId t : op.inputs) unlock(t);
         for (TensorId t : op.release) release(t, i);
         for (TensorId t : op.inputs) free_if_dead(t, i);
+        for (TensorId t : regenerated_dead_) free_if_dead(t, i);
+        regenerated_dead_.clear();
         if (i == w_.forward_end - 1) result_.log.forward_end_ms = now();
         after_op(i);
     }
@@ -899,6 +931,7 @@ private:
     std::uint64_t live_bytes_ = 0, live_peak_ = 0, insert_counter_ = 0, activities_ = 0, cancelled_writes_ = 0;
     double op_clock_ms_ = 0;
     std::uint64_t hybrid_swaps_ = 0, hybrid_drops_ = 0;
+    std::vector<TensorId> regenerated_dead_;  // dead tensors a regeneration brought back
     double read_ms_per_byte_ = 0, write_ms_per_byte_ = 0;
     double disk_free_pred_ms_ = 0;
     std::deque<IoRequest> queue_;

@@ -217,3 +217,30 @@ TEST_CASE("recompute engine: a smaller budget never lowers dtr's recomputation c
     }
     CHECK(previous > 0);
 }
+
+TEST_CASE("recompute engine: a dead ancestor regenerated for one branch serves the other") {
+    // P: () -> p; Q: p -> q; R: p -> r; S: q, r -> s; D: 4 B freed at once; U: s -> u.
+    // 1 byte and 1 ms each otherwise; budget 4. p, q, r are dead after S; D evicts s (the
+    // only candidate). U needs s: S needs q (Q needs p: P runs, then Q) and r (R finds p
+    // still resident), then S: 4 recomputations, not 5 (p used to be freed right after Q
+    // and regenerated again for R: exponential in the number of branches on MobilenetV2).
+    // U's output then fits by dropping p, the oldest regenerated dead tensor.
+    const Workload w = test::WorkloadBuilder()
+                           .op(1.0, 1, {}, {})
+                           .op(1.0, 1, {0}, {})
+                           .op(1.0, 1, {0}, {0})
+                           .op(1.0, 1, {1, 2}, {1, 2})
+                           .op(1.0, 4, {}, {4})
+                           .op(1.0, 1, {3}, {3, 5})
+                           .build(6);
+    const RunResult r = run_heuristic(w, 4, "dtr");
+    CHECK(r.summary.status == "ok");
+    CHECK(r.summary.evictions == 1);
+    CHECK(r.summary.recomputed_ops == 4);
+    CHECK(r.summary.time_ms == Approx(10.0));
+    CHECK(r.summary.peak_bytes == 4);
+    std::vector<std::string> recomputed;
+    for (const auto& a : r.log.activities)
+        if (a.lane == lane::kRecompute) recomputed.push_back(a.label);
+    CHECK(recomputed == std::vector<std::string>{"op0", "op1", "op2", "op3"});
+}
