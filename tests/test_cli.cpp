@@ -17,7 +17,7 @@ using memsim::test::read_file;
 using memsim::test::run_memsim;
 
 TEST_CASE("cli: --help everywhere, exit 0") {
-    for (const std::string cmd : {"--help", "run --help", "info --help", "generate --help", "sweep --help", "merge --help"}) {
+    for (const std::string cmd : {"--help", "run --help", "info --help", "generate --help", "sweep --help", "merge --help", "plan --help"}) {
         INFO(cmd);
         const Outcome o = run_memsim(cmd);
         CHECK(o.code == 0);
@@ -44,6 +44,21 @@ TEST_CASE("cli: run writes summary.json with every documented field") {
     CHECK(s["peak_bytes"] == 10885696);
     CHECK(s["time_ms"].get<double>() == Approx(13.334752).epsilon(1e-9));
     CHECK(s["scenario_resolved"]["output"]["dir"] == dir.string());
+}
+
+TEST_CASE("cli: run names every file it wrote") {
+    const fs::path dir = fresh_dir("run_files");
+    const Outcome o = run_memsim("run scenarios/example.yaml --set output.events=true --set output.gantt=true "
+                                 "--set output.trace=true --out " + dir.string());
+    REQUIRE(o.code == 0);
+    for (const char* file : {"summary.json", "events.csv", "gantt.html", "trace.json"}) {
+        INFO(file);
+        CHECK(fs::exists(dir / file));
+        CHECK_THAT(o.out, Catch::Contains("wrote      " + (dir / file).string() + "\n"));
+    }
+    const Outcome plain = run_memsim("run scenarios/example.yaml --out " + dir.string());
+    REQUIRE(plain.code == 0);
+    CHECK_THAT(plain.out, !Catch::Contains("gantt.html"));
 }
 
 TEST_CASE("cli: the same scenario gives the same bytes") {

@@ -68,13 +68,14 @@ void register_run_command(CLI::App& app) {
             const RunResult r = simulate(w, s, execution_plan(w, s));
             const std::string dir = opt->out.empty() ? s.output.dir : opt->out;
             write_summary(r, s, dir);
-            write_run_outputs(r.log, r.summary, s.name, dir, s.output.events, s.output.gantt, s.output.trace);
+            const std::vector<std::string> outputs = write_run_outputs(r.log, r.summary, s.name, dir, s.output.events, s.output.gantt, s.output.trace);
             if (!opt->quiet) {
                 std::cout << to_table(r.summary);
                 if (s.resolved["sweep"])
                     std::cout << "note       this scenario has a sweep: section; run it with `memsim sweep " << opt->scenario
                               << "` (this run is its base point)\n";
                 std::cout << "wrote      " << (fs::path(dir) / "summary.json").string() << "\n";
+                for (const std::string& path : outputs) std::cout << "wrote      " << path << "\n";
             }
             if (r.summary.status != "ok") {
                 std::cerr << "memsim: " << r.summary.status << ": " << r.summary.message << "\n";

@@ -2,14 +2,16 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "sim/event_log.h"
 #include "sim/summary.h"
 
 namespace memsim {
 
-// Creates `dir` if needed and writes events.csv, gantt.html and trace.json for the flags that are set.
-void write_run_outputs(const EventLog& log, const Summary& summary, const std::string& title, const std::string& dir,
+// Creates `dir` if needed and writes events.csv, gantt.html and trace.json for the flags that are set;
+// returns the paths written, in that order.
+std::vector<std::string> write_run_outputs(const EventLog& log, const Summary& summary, const std::string& title, const std::string& dir,
                        bool events, bool gantt, bool trace);
 
 }  // namespace memsim
