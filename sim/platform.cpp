@@ -1,6 +1,7 @@
 #include "sim/platform.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include <xbt/log.h>
 
@@ -12,9 +13,17 @@ SimPlatform build_platform(const PlatformSpec& spec) {
     // their own start, since the clock never goes back.
     static SimPlatform platform;
     if (!platform.gpu) {
-        static int argc = 1;
         static char name[] = "memsim";
-        static char* argv[] = {name, nullptr};
+        static char quiet[] = "--log=root.thres:critical";
+#ifdef MEMSIM_SANITIZE
+        // ASan cannot follow SimGrid's swapped actor stacks (an exception unwinding on
+        // one is reported as a stack overflow): sanitized builds run actors as threads.
+        static char threads[] = "--cfg=contexts/factory:thread";
+        static char* argv[] = {name, quiet, threads, nullptr};
+#else
+        static char* argv[] = {name, quiet, nullptr};
+#endif
+        static int argc = static_cast<int>(std::size(argv)) - 1;
         new simgrid::s4u::Engine(&argc, argv);
         xbt_log_control_set("root.thres:critical");
         auto* zone = simgrid::s4u::create_full_zone("root");
