@@ -2,11 +2,9 @@
 # Planning time of every static planner on MobilenetV2 batch 4 (issue 5: <= 1 s in
 # total). One `memsim plan` process plans with each strategy in turn and prints the
 # planner's own time per strategy (profile loading and plan validation not included),
-# repeated a few times; mincostflow is timed on its own at the end (it takes minutes
-# here: Boost's successive shortest paths run one Dijkstra per tensor, see
-# docs/planners.md), skipped with --quick.
-#   scripts/bench_plan.sh            # 3 repetitions + mincostflow
-#   scripts/bench_plan.sh --quick    # 1 repetition, no mincostflow
+# repeated a few times.
+#   scripts/bench_plan.sh            # 5 repetitions
+#   scripts/bench_plan.sh --quick    # 1 repetition
 #   MEMSIM=build-plan/memsim scripts/bench_plan.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,14 +13,12 @@ memsim=${MEMSIM:-build/memsim}
 profile=../shared/profiles/MobilenetV2
 [ -d "$profile" ] || { echo "bench_plan.sh: $profile is missing" >&2; exit 1; }
 
-reps=3
-quick=0
-[ "${1:-}" = "--quick" ] && { reps=1; quick=1; }
-fast=naive,equality,greedy_in_order,greedy_by_breadth,greedy_by_size,greedy_best,mxnet,greedy_by_size_offsets,peer_heuristic,best_offsets
+reps=5
+[ "${1:-}" = "--quick" ] && reps=1
 
 echo "MobilenetV2 batch 4, $(nproc) cores, $reps repetitions; planning time per strategy in ms"
 for ((r = 1; r <= reps; r++)); do
-  "$memsim" plan "$profile" --batch 4 --strategy "$fast" --json >"/tmp/bench_plan.$$.$r.json"
+  "$memsim" plan "$profile" --batch 4 --strategy all --json >"/tmp/bench_plan.$$.$r.json"
 done
 python3 - "$reps" <<PY
 import json, sys
@@ -36,13 +32,6 @@ for i, name in enumerate(names):
     for r, t in enumerate(times): sums[r] += t
     s = runs[0]["strategies"][i]
     print(f"{name:<24} {s['total_bytes']:>12} {100*(s['ratio_to_bound']-1):>11.3f}% " + " ".join(f"{t:>9.2f}" for t in times) + f" {min(times):>9.2f}")
-without_best = [sums[r] - runs[r]["strategies"][names.index("best_offsets")]["time_ms"] for r in range(reps)]
-print(f"{'total (10 strategies)':<50} " + " ".join(f"{t:>9.2f}" for t in sums) + f" {min(sums):>9.2f}")
-print(f"{'  of which not best_offsets':<50} " + " ".join(f"{t:>9.2f}" for t in without_best) + f" {min(without_best):>9.2f}")
+print(f"{'total (' + str(len(names)) + ' strategies)':<50} " + " ".join(f"{t:>9.2f}" for t in sums) + f" {min(sums):>9.2f}")
 PY
 rm -f /tmp/bench_plan.$$.*.json
-if [ "$quick" = 0 ]; then
-  echo
-  echo "mincostflow alone (this takes a while):"
-  "$memsim" plan "$profile" --batch 4 --strategy mincostflow | tail -2 | head -1
-fi

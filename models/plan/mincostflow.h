@@ -1,7 +1,8 @@
 // `mincostflow` (SPEC section 3, TensorFlow Lite's formulation): tensor j can hand its
 // object to a later tensor i whose interval starts after j's ends, at cost
 // max(0, size_i - size_j) (the growth), or i opens a new object at cost size_i. A
-// min-cost max-flow (Boost.Graph's successive shortest paths) picks the hand-overs;
+// min-cost max-flow (Boost.Graph: push-relabel over the zero-cost edges,
+// then successive shortest paths from that flow) picks the hand-overs;
 // each chain of hand-overs is one object, sized by its largest tenant.
 //
 // The network is TFLite's with both sides merged without changing its optimum:
