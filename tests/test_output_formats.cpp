@@ -3,21 +3,20 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
-
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
+#include "file_support.h"
 #include "sim/output/chrome_trace.h"
 #include "sim/output/events_csv.h"
 #include "sim/output/lanes.h"
 #include "sim/output/outputs.h"
+#include "trace_support.h"
 
 using namespace memsim;
+using namespace memsim::test;
 
 namespace {
 
@@ -32,13 +31,6 @@ EventLog tiny_log() {
     log.budget_bytes = 4096;
     log.forward_end_ms = 1.5;
     return log;
-}
-
-std::string read_file(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 }  // namespace
@@ -68,55 +60,19 @@ TEST_CASE("lanes: known kinds in fixed order, new kinds after them sorted") {
 TEST_CASE("trace.json parses, has the required fields and non-decreasing time per track") {
     EventLog log = tiny_log();
     log.add({"prefetch_hint", 0.5, 0.75, 2, "new kind", {}, 0});  // a lane no renderer knows
-    const auto dir = std::filesystem::temp_directory_path() / ("memsim_test_" + std::to_string(::getpid())) / "trace";
-    std::filesystem::remove_all(dir);
+    const auto dir = fresh_dir("trace");
     write_run_outputs(log, Summary{}, "tiny", dir.string(), true, false, true);
     REQUIRE(std::filesystem::exists(dir / "events.csv"));
     REQUIRE_FALSE(std::filesystem::exists(dir / "gantt.html"));
 
     const nlohmann::json trace = nlohmann::json::parse(read_file(dir / "trace.json"));
-    REQUIRE(trace.contains("traceEvents"));
-    std::map<std::pair<int, int>, double> last_ts;
-    std::map<int, std::string> thread_names;
-    std::map<std::string, int> complete_per_lane;
-    std::set<std::string> counters;
-    for (const auto& e : trace["traceEvents"]) {
-        INFO(e.dump());
-        REQUIRE(e.contains("ph"));
-        REQUIRE(e.contains("name"));
-        REQUIRE(e["pid"].is_number_integer());
-        REQUIRE(e["tid"].is_number_integer());
-        REQUIRE(e["ts"].is_number());
-        const std::string ph = e["ph"];
-        const int tid = e["tid"];
-        if (ph == "M") {
-            if (e["name"] == "thread_name") thread_names[tid] = e["args"]["name"];
-            continue;
-        }
-        const auto track = std::make_pair(e["pid"].get<int>(), tid);
-        const double ts = e["ts"];
-        if (last_ts.count(track)) CHECK(ts >= last_ts[track]);
-        last_ts[track] = ts;
-        if (ph == "X") {
-            REQUIRE(e["dur"].is_number());
-            CHECK(e["dur"].get<double>() >= 0);
-            REQUIRE(e["cat"].is_string());
-            REQUIRE(e["args"].contains("op"));
-            REQUIRE(e["args"].contains("tensors"));
-            REQUIRE(e["args"].contains("bytes"));
-            REQUIRE(thread_names.count(tid) == 1);  // metadata comes first
-            ++complete_per_lane[e["cat"]];
-        } else if (ph == "C") {
-            REQUIRE(e["args"].is_object());
-            counters.insert(e["name"]);
-        } else {
-            CHECK(ph == "i");
-        }
-    }
-    CHECK(complete_per_lane == std::map<std::string, int>{
+    const TraceCheck seen = check_trace(trace);
+    CHECK(seen.complete_per_category == std::map<std::string, int>{
                                    {"compute", 2}, {"disk_write", 1}, {"disk_read", 1}, {"prefetch_hint", 1}});
-    CHECK(thread_names == std::map<int, std::string>{
+    CHECK(seen.thread_names == std::map<int, std::string>{
                               {1, "GPU compute"}, {2, "disk write"}, {3, "disk read"}, {4, "prefetch_hint"}});
+    std::set<std::string> counters;
+    for (const auto& [name, samples] : seen.counter_samples) counters.insert(name);
     CHECK(counters == std::set<std::string>{"memory in use", "live bytes", "budget"});
     // microseconds: the disk write starts at 1.5 ms
     bool found = false;

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "file_support.h"
+#include "trace_support.h"
 #include "sim/output/chrome_trace.h"
 
 using namespace memsim;
@@ -20,71 +21,6 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct TraceCheck {
-    std::map<int, std::string> thread_names;            // tid -> track name
-    std::map<std::string, int> complete_per_category;   // lane -> X events
-    std::map<std::string, int> counter_samples;         // counter name -> C events
-    int instants = 0;
-};
-
-// Checks every event of a trace against the Trace Event Format and returns what it saw.
-TraceCheck check_trace(const json& trace) {
-    TraceCheck seen;
-    REQUIRE(trace.is_object());
-    REQUIRE(trace.contains("traceEvents"));
-    REQUIRE(trace["traceEvents"].is_array());
-    CHECK(trace.value("displayTimeUnit", "") == "ms");
-    std::map<std::pair<int, int>, double> last_ts, last_end;
-    for (const json& e : trace["traceEvents"]) {
-        INFO(e.dump());
-        REQUIRE(e.is_object());
-        REQUIRE(e["ph"].is_string());
-        REQUIRE(e["name"].is_string());
-        REQUIRE(e["pid"].is_number_integer());
-        REQUIRE(e["tid"].is_number_integer());
-        REQUIRE(e["ts"].is_number());
-        const std::string ph = e["ph"];
-        const int tid = e["tid"];
-        if (ph == "M") {
-            REQUIRE(e["args"].is_object());
-            if (e["name"] == "thread_name") {
-                REQUIRE(e["args"]["name"].is_string());
-                CHECK(seen.thread_names.emplace(tid, e["args"]["name"]).second);  // one name per track
-            }
-            continue;
-        }
-        const auto track = std::make_pair(e["pid"].get<int>(), tid);
-        const double ts = e["ts"];
-        CHECK(ts >= 0);
-        if (last_ts.count(track)) CHECK(ts >= last_ts[track]);  // non-decreasing per track
-        last_ts[track] = ts;
-        if (ph == "X") {
-            REQUIRE(e["dur"].is_number());
-            const double dur = e["dur"];
-            CHECK(dur >= 0);
-            REQUIRE(e["cat"].is_string());
-            REQUIRE(e["args"].is_object());
-            CHECK(e["args"]["op"].is_number_integer());
-            CHECK(e["args"]["tensors"].is_array());
-            CHECK(e["args"]["bytes"].is_number_unsigned());
-            REQUIRE(seen.thread_names.count(tid) == 1);  // its track was named before
-            // Complete events on one track are disjoint (touching is fine): viewers nest overlapping ones.
-            if (last_end.count(track)) CHECK(ts >= last_end[track] - 1e-6);
-            last_end[track] = ts + dur;
-            ++seen.complete_per_category[e["cat"]];
-        } else if (ph == "C") {
-            REQUIRE(e["args"].is_object());
-            REQUIRE(e["args"]["bytes"].is_number_unsigned());
-            ++seen.counter_samples[e["name"]];
-        } else {
-            REQUIRE(ph == "i");
-            CHECK(e["s"] == "g");
-            ++seen.instants;
-        }
-    }
-    return seen;
-}
 
 std::map<std::string, int> csv_records(const std::string& csv, std::map<std::string, int>& per_lane) {
     std::map<std::string, int> records;

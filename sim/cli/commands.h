@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <string>
 
 namespace CLI {
 class App;
@@ -21,6 +22,15 @@ inline constexpr int kExitScenarioFailed = 2;
 // Exit code of the subcommand that ran (0 unless it reported an error).
 int exit_code();
 void set_exit_code(int code);
+// The workload a static command (info, plan) reads: a profile folder with its batch, or a DTR log.
+struct WorkloadSourceOptions {
+    std::string profile;
+    std::string dtr_log;
+    int batch = 0;
+};
+// Adds the positional profile folder, --batch and --dtr-log to `cmd`.
+void add_workload_source_options(CLI::App& cmd, WorkloadSourceOptions& source);
+
 // Runs `body`; prints any exception as "memsim: error: ..." on stderr and sets exit code 1.
 void guarded(const std::function<void()>& body);
 

@@ -20,9 +20,7 @@ namespace memsim::cli {
 
 void register_info_command(CLI::App& app) {
     struct Options {
-        std::string profile;
-        std::string dtr_log;
-        int batch = 0;
+        WorkloadSourceOptions source;
         std::optional<int> forward_end;
         bool json = false;
         std::string costs = "measured";
@@ -30,9 +28,7 @@ void register_info_command(CLI::App& app) {
     };
     auto opt = std::make_shared<Options>();
     CLI::App* cmd = app.add_subcommand("info", "Static facts about a profiled workload: sizes, peaks, feature maps");
-    cmd->add_option("profile", opt->profile, "MNN profile folder (e.g. ../shared/profiles/MobilenetV2)");
-    cmd->add_option("--batch,-b", opt->batch, "Batch size of the profile files to read (with a profile folder)");
-    cmd->add_option("--dtr-log", opt->dtr_log, "A DTR operator log instead of a profile folder");
+    add_workload_source_options(*cmd, opt->source);
     cmd->add_option("--forward-end", opt->forward_end, "First backward operator (default: inferred)");
     cmd->add_option("--disk-bandwidth", opt->disk_bandwidth,
                     "Disk rate for the swap-time lower bound (default: the profiled phone, 104094472B/4.452s)");
@@ -42,18 +38,18 @@ void register_info_command(CLI::App& app) {
     cmd->add_flag("--json", opt->json, "Print one JSON object instead of a table");
     cmd->callback([opt]() {
         guarded([&]() {
-            if (opt->profile.empty() == opt->dtr_log.empty())
+            if (opt->source.profile.empty() == opt->source.dtr_log.empty())
                 throw InputError("memsim info: give either a profile folder (with --batch) or --dtr-log PATH");
             nlohmann::json info;
-            if (!opt->dtr_log.empty()) {
-                const DtrLog log = load_dtr_log_detailed(opt->dtr_log);
+            if (!opt->source.dtr_log.empty()) {
+                const DtrLog log = load_dtr_log_detailed(opt->source.dtr_log);
                 info = workload_info(log.workload, parse_rate_bytes_per_s(opt->disk_bandwidth));
                 // The published simulator counts each constant from the line it appears on.
                 info["baseline_peak_bytes"] = dtr_log_baseline_peak(log);
                 info["baseline_compute_ns"] = std::llround(log.workload.compute_ms() * 1e6);
             } else {
-                if (opt->batch <= 0) throw InputError("memsim info: --batch B is required with a profile folder");
-                info = workload_info(load_mnn_profile(opt->profile, opt->batch, opt->forward_end,
+                if (opt->source.batch <= 0) throw InputError("memsim info: --batch B is required with a profile folder");
+                info = workload_info(load_mnn_profile(opt->source.profile, opt->source.batch, opt->forward_end,
                                                       opt->costs == "linear_fit" ? CostModel::LinearFit : CostModel::Measured),
                                      parse_rate_bytes_per_s(opt->disk_bandwidth));
             }

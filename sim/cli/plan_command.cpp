@@ -165,10 +165,8 @@ void print_table(const Workload& w, const std::string& strategy, std::uint64_t a
 
 void register_plan_command(CLI::App& app) {
     struct Options {
-        std::string profile;
-        std::string dtr_log;
+        WorkloadSourceOptions source;
         std::string records;
-        int batch = 0;
         std::string strategy;
         bool offsets = false;
         std::uint64_t align = 1;
@@ -179,9 +177,7 @@ void register_plan_command(CLI::App& app) {
     auto opt = std::make_shared<Options>();
     CLI::App* cmd = app.add_subcommand(
         "plan", "Static memory planners: plan usage records (--records) or compare every strategy on a workload");
-    cmd->add_option("profile", opt->profile, "MNN profile folder (e.g. ../shared/profiles/MobilenetV2)");
-    cmd->add_option("--batch,-b", opt->batch, "Batch size of the profile files to read (with a profile folder)");
-    cmd->add_option("--dtr-log", opt->dtr_log, "A DTR operator log instead of a profile folder");
+    add_workload_source_options(*cmd, opt->source);
     cmd->add_option("--records", opt->records,
                     "JSON file {\"records\": [{\"size\": 16, \"first\": 0, \"last\": 1}, ...]}: print one plan as JSON");
     cmd->add_option("--strategy,-s", opt->strategy,
@@ -194,7 +190,7 @@ void register_plan_command(CLI::App& app) {
     cmd->add_flag("--json", opt->json, "With a workload: print the table as JSON");
     cmd->callback([opt]() {
         guarded([&]() {
-            const int sources = !opt->records.empty() + !opt->profile.empty() + !opt->dtr_log.empty();
+            const int sources = !opt->records.empty() + !opt->source.profile.empty() + !opt->source.dtr_log.empty();
             if (sources != 1)
                 throw InputError("memsim plan: give exactly one of --records FILE.json, a profile folder (with --batch), "
                                  "or --dtr-log PATH");
@@ -213,11 +209,11 @@ void register_plan_command(CLI::App& app) {
             if (opt->offsets) throw InputError("memsim plan: --offsets applies to --records only");
             const std::string strategy = opt->strategy.empty() ? "all" : opt->strategy;
             if (strategy != "all") (void)split_strategies(strategy);
-            if (!opt->dtr_log.empty()) {
-                print_table(load_dtr_log(opt->dtr_log), strategy, opt->align, opt->seed, opt->peer_iterations, opt->json);
+            if (!opt->source.dtr_log.empty()) {
+                print_table(load_dtr_log(opt->source.dtr_log), strategy, opt->align, opt->seed, opt->peer_iterations, opt->json);
             } else {
-                if (opt->batch <= 0) throw InputError("memsim plan: --batch B is required with a profile folder");
-                print_table(load_mnn_profile(opt->profile, opt->batch), strategy, opt->align, opt->seed, opt->peer_iterations, opt->json);
+                if (opt->source.batch <= 0) throw InputError("memsim plan: --batch B is required with a profile folder");
+                print_table(load_mnn_profile(opt->source.profile, opt->source.batch), strategy, opt->align, opt->seed, opt->peer_iterations, opt->json);
             }
         });
     });
