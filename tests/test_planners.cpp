@@ -264,6 +264,26 @@ TEST_CASE("planners: peer_heuristic takes the smallest gap over the lowest addre
     CHECK(greedy_by_size_offsets(recs).offsets == a.offsets);
 }
 
+TEST_CASE("planners: peer_heuristic without the front gap, and the reference's Python variant") {
+    // A 30 B [0,0], B 20 B [0,1], C 10 B [1,1]; live bytes 50, 30: bound 50.
+    // A -> 0. B: op 0 offers A's tail 30, op 1 (empty) the open arena at 0, which collides
+    // with A -> 30. C [1,1] sees only B [30,50): the gap [0,30) before it fits (C -> 0,
+    // total 50); without the front gap only the tail 50 is offered (total 60).
+    const std::vector<UsageRecord> recs{{0, 30, 0, 0}, {1, 20, 0, 1}, {2, 10, 1, 1}};
+    CHECK(peer_heuristic(recs).offsets == Sizes{0, 30, 0});
+    PeerHeuristicOptions no_front;
+    no_front.front_gap = false;
+    const OffsetAssignment p = peer_heuristic(recs, no_front);
+    CHECK(p.offsets == Sizes{0, 30, 50});
+    CHECK(p.total == 60);
+    // The Python variant first rounds sizes up to 64: all three are 64 B, so the order is
+    // by lifetime: B (two ops) -> 0, then A and C (one op each, A earlier) both meet only
+    // B and take its tail 64. Total 128 = 64 + the aligned 64.
+    const Plan py = make_plan("peer_heuristic_python", recs);
+    CHECK(py.offsets.offsets == Sizes{64, 0, 64});
+    CHECK(py.total == 128);
+}
+
 TEST_CASE("planners: peer_heuristic randomised improvement is seeded and never worse") {
     const std::vector<UsageRecord> recs = branching();
     PeerHeuristicOptions o;
@@ -306,7 +326,8 @@ TEST_CASE("planners: best_offsets reaches the bound on the hand sets") {
 TEST_CASE("planners: dispatcher names and kinds and unknown strategies") {
     CHECK(strategy_names() == std::vector<std::string>{"naive", "equality", "greedy_in_order", "greedy_by_breadth",
                                                        "greedy_by_size", "greedy_best", "mincostflow", "mxnet",
-                                                       "greedy_by_size_offsets", "peer_heuristic", "best_offsets"});
+                                                       "greedy_by_size_offsets", "peer_heuristic", "peer_heuristic_python",
+                                                       "best_offsets"});
     CHECK(strategy_info("mxnet").kind == PlanKind::Objects);
     CHECK(strategy_info("peer_heuristic").kind == PlanKind::Offsets);
     CHECK_THROWS_WITH(strategy_info("greedy"), Catch::Contains("unknown planner strategy 'greedy'"));

@@ -8,13 +8,13 @@
 #include "models/workload/mnn_profile.h"
 #include "sim/scenario/scenario.h"
 #include "sim/simulation.h"
+#include "shared_data.h"
 
 using namespace memsim;
+using namespace memsim::test;
 using namespace memsim::plan;
 
 namespace {
-
-std::string profile(const std::string& model) { return std::string(MEMSIM_SHARED_DIR) + "/profiles/" + model; }
 
 double gap(std::uint64_t total, std::uint64_t bound) {
     return static_cast<double>(total) / static_cast<double>(bound) - 1.0;
@@ -23,7 +23,7 @@ double gap(std::uint64_t total, std::uint64_t bound) {
 void check_quality(const std::string& model, int batch, double greedy_max_gap, std::uint64_t greedy_total,
                    double best_max_gap) {
     INFO(model << " batch " << batch);
-    const Workload w = load_mnn_profile(profile(model), batch);
+    const Workload w = load_mnn_profile(shared_profile(model), batch);
     const std::vector<UsageRecord> records = usage_records(w);
     const std::uint64_t bound = live_bytes_peak(records);
     const OffsetAssignment greedy = greedy_by_size_offsets(records);
@@ -45,7 +45,7 @@ void check_quality(const std::string& model, int batch, double greedy_max_gap, s
 // plan (the allocator throws otherwise) and the peak is the plan's total.
 void check_run(const std::string& model, int batch, const std::string& strategy) {
     INFO(model << " batch " << batch << " planner:" << strategy);
-    const Workload w = load_mnn_profile(profile(model), batch);
+    const Workload w = load_mnn_profile(shared_profile(model), batch);
     const Scenario s = parse_scenario(
         "workload: {synthetic: mlp}\npolicy: {allocator: 'planner:" + strategy + "'}\n", "test");
     const RunResult r = simulate(w, s);
@@ -68,15 +68,25 @@ TEST_CASE("shared: offsets greedy_by_size within 4 percent of the bound on Squee
 
 TEST_CASE("shared: lower bounds of the shared profiles") {
     // The live-bytes peak of the usage records equals the os allocator's peak (raw sizes).
-    CHECK(live_bytes_peak(usage_records(load_mnn_profile(profile("MobilenetV2"), 4))) == 584812452);
-    CHECK(live_bytes_peak(usage_records(load_mnn_profile(profile("Squeezenet"), 4))) == 234439784);
+    CHECK(live_bytes_peak(usage_records(load_mnn_profile(shared_profile("MobilenetV2"), 4))) == 584812452);
+    CHECK(live_bytes_peak(usage_records(load_mnn_profile(shared_profile("Squeezenet"), 4))) == 234439784);
 }
 
 TEST_CASE("shared: peer_heuristic on Squeezenet batch 4 matches the reference C++ greedy up to alignment") {
     // The reference code's C++ greedy (front gap included) gives 241,300,480 on 64-byte
     // aligned sizes; here sizes are raw: the same layout ends 24 bytes lower.
-    const std::vector<UsageRecord> records = usage_records(load_mnn_profile(profile("Squeezenet"), 4));
+    const std::vector<UsageRecord> records = usage_records(load_mnn_profile(shared_profile("Squeezenet"), 4));
     CHECK(make_plan("peer_heuristic", records).total == 241300456);
+}
+
+TEST_CASE("shared: peer_heuristic_python gives the reference's heuristic_peak_bytes exactly") {
+    // peer_reference.csv: the reference's Python planner run unchanged at batch 4.
+    for (const std::string model : {"MobilenetV2", "Squeezenet"}) {
+        INFO(model);
+        const std::vector<UsageRecord> records = usage_records(load_mnn_profile(shared_profile(model), 4));
+        const Plan plan = make_plan("peer_heuristic_python", records);
+        CHECK(plan.total == static_cast<std::uint64_t>(peer_reference(model, 4).at("heuristic_peak_bytes")));
+    }
 }
 
 TEST_CASE("shared: planner allocators in a run give the plan total as peak on Squeezenet") {

@@ -3,9 +3,7 @@
 // the SimGrid engine in reference semantics.
 #include <catch2/catch.hpp>
 
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include "models/alloc/os_allocator.h"
 #include "models/alloc/pool_allocator.h"
@@ -14,36 +12,18 @@
 #include "models/workload/replay.h"
 #include "sim/scenario/scenario.h"
 #include "sim/simulation.h"
+#include "shared_data.h"
 
 using namespace memsim;
+using namespace memsim::test;
 
 namespace {
-
-std::map<std::string, double> reference(const std::string& model, int batch) {
-    std::ifstream in(MEMSIM_SHARED_DIR "/reference/peer_reference.csv");
-    REQUIRE(in);
-    std::map<std::string, double> out;
-    std::string line;
-    while (std::getline(in, line)) {
-        std::stringstream ss(line);
-        std::string m, b, metric, value;
-        std::getline(ss, m, ',');
-        std::getline(ss, b, ',');
-        std::getline(ss, metric, ',');
-        std::getline(ss, value, ',');
-        if (m == model && b == std::to_string(batch)) out[metric] = std::stod(value);
-    }
-    REQUIRE(!out.empty());
-    return out;
-}
-
-std::string profile(const std::string& model) { return std::string(MEMSIM_SHARED_DIR) + "/profiles/" + model; }
 
 void check_static(const std::string& model) {
     for (int batch = 2; batch <= 16; ++batch) {
         INFO(model << " batch " << batch);
-        const auto ref = reference(model, batch);
-        const Workload w = load_mnn_profile(profile(model), batch);
+        const auto ref = peer_reference(model, batch);
+        const Workload w = load_mnn_profile(shared_profile(model), batch);
         OsAllocator os;
         PoolAllocator pool;
         CHECK(replay_peak(w, os) == static_cast<std::uint64_t>(ref.at("oracle_peak_bytes")));
@@ -55,8 +35,8 @@ void check_static(const std::string& model) {
 void check_modes(const std::string& model, int first_batch, int last_batch) {
     const std::map<std::string, std::string> metric = {{"sync", "sync"}, {"semi_sync", "semisync"}, {"async", "async"}};
     for (int batch = first_batch; batch <= last_batch; ++batch) {
-        const auto ref = reference(model, batch);
-        const Workload w = load_mnn_profile(profile(model), batch);
+        const auto ref = peer_reference(model, batch);
+        const Workload w = load_mnn_profile(shared_profile(model), batch);
         for (const auto& [mode, name] : metric) {
             INFO(model << " batch " << batch << " mode " << mode);
             const Scenario s = parse_scenario(
@@ -77,8 +57,8 @@ TEST_CASE("shared: MobilenetV2 oracle pool and compute for batches 2-16") { chec
 TEST_CASE("shared: Squeezenet oracle pool and compute for batches 2-16") { check_static("Squeezenet"); }
 
 TEST_CASE("shared: forward_end inferred as in the reference") {
-    CHECK(load_mnn_profile(profile("MobilenetV2"), 4).forward_end == 1438);
-    CHECK(load_mnn_profile(profile("Squeezenet"), 4).forward_end == 119);
+    CHECK(load_mnn_profile(shared_profile("MobilenetV2"), 4).forward_end == 1438);
+    CHECK(load_mnn_profile(shared_profile("Squeezenet"), 4).forward_end == 119);
 }
 
 TEST_CASE("shared: MobilenetV2 reference swap modes for batches 2-6") { check_modes("MobilenetV2", 2, 6); }

@@ -9,12 +9,12 @@
 #include "models/workload/replay.h"
 #include "sim/scenario/scenario.h"
 #include "sim/simulation.h"
+#include "shared_data.h"
 
 using namespace memsim;
+using namespace memsim::test;
 
 namespace {
-
-std::string profile(const std::string& model) { return std::string(MEMSIM_SHARED_DIR) + "/profiles/" + model; }
 
 Summary run(const Workload& w, const std::string& policy, const std::string& platform = "disk: {bandwidth: 104094472B/4.452s}") {
     const Scenario s = parse_scenario("workload: {synthetic: mlp}\nplatform: {" + platform + "}\npolicy: " + policy + "\n", "test");
@@ -25,7 +25,7 @@ Summary run(const Workload& w, const std::string& policy, const std::string& pla
 
 TEST_CASE("shared: swapping never beats compute and sync pays for every byte on the disk") {
     for (const std::string model : {"MobilenetV2", "Squeezenet"}) {
-        const Workload w = load_mnn_profile(profile(model), 4);
+        const Workload w = load_mnn_profile(shared_profile(model), 4);
         const double bytes_per_ms = 104094472.0 / 4452.0;
         for (const std::string mode : {"sync", "semi_sync", "async"}) {
             INFO(model << " " << mode);
@@ -46,7 +46,7 @@ TEST_CASE("shared: swapping never beats compute and sync pays for every byte on 
 }
 
 TEST_CASE("shared: budget selection keeps the peak under the budget (os)") {
-    const Workload w = load_mnn_profile(profile("MobilenetV2"), 4);
+    const Workload w = load_mnn_profile(shared_profile("MobilenetV2"), 4);
     OsAllocator os;
     const std::uint64_t no_swap_peak = replay_peak(w, os);
     for (const double ratio : {0.6, 0.8, 0.95}) {
@@ -63,7 +63,7 @@ TEST_CASE("shared: budget selection keeps the peak under the budget (os)") {
 
 TEST_CASE("shared: more disk bandwidth never makes sync or semi_sync slower") {
     for (const std::string model : {"MobilenetV2", "Squeezenet"}) {
-        const Workload w = load_mnn_profile(profile(model), 4);
+        const Workload w = load_mnn_profile(shared_profile(model), 4);
         for (const std::string mode : {"sync", "semi_sync"}) {
             double previous = 1e300;
             for (const std::string bw : {"5MB/s", "10MB/s", "20MB/s", "23.4MB/s", "50MB/s", "100MB/s", "1GB/s", "10GB/s"}) {
@@ -86,7 +86,7 @@ TEST_CASE("shared: once writes keep up, more bandwidth never makes async slower"
     const std::vector<std::string> bandwidths = {"5MB/s", "23.4MB/s", "100MB/s", "500MB/s", "1GB/s",
                                                  "2GB/s", "5GB/s",  "10GB/s",   "100GB/s"};
     for (const std::string model : {"MobilenetV2", "Squeezenet"}) {
-        const Workload w = load_mnn_profile(profile(model), 4);
+        const Workload w = load_mnn_profile(shared_profile(model), 4);
         for (const std::string prefetch : {"eager", "just_in_time", "{lead_ops: 10}"}) {
             auto at = [&](const std::string& bw) {
                 return run(w, "{allocator: os, swap: {mode: async, prefetch: " + prefetch + "}}", "disk: {bandwidth: " + bw + "}");
@@ -115,7 +115,7 @@ TEST_CASE("shared: a faster disk can make async slower (the in-place anomaly)") 
     // Squeezenet batch 4, eager prefetch: at 15 MB/s every write is still pending when its
     // tensor is needed (used in place, nothing read); at 20 MB/s one write completes, its
     // tensor is freed and must be read back behind the writes still queued.
-    const Workload w = load_mnn_profile(profile("Squeezenet"), 4);
+    const Workload w = load_mnn_profile(shared_profile("Squeezenet"), 4);
     const Summary slow = run(w, "{allocator: os, swap: {mode: async}}", "disk: {bandwidth: 15MB/s}");
     const Summary fast = run(w, "{allocator: os, swap: {mode: async}}", "disk: {bandwidth: 20MB/s}");
     CHECK(slow.bytes_read == 0);

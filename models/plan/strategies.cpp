@@ -31,6 +31,8 @@ const std::vector<StrategyInfo>& strategies() {
         {"mxnet", PlanKind::Objects, "MXNet: in-place reuse, then free blocks within match_range 16"},
         {"greedy_by_size_offsets", PlanKind::Offsets, "one arena, by size into the smallest gap"},
         {"peer_heuristic", PlanKind::Offsets, "the reference code's per-operator best-fit gap planner"},
+        {"peer_heuristic_python", PlanKind::Offsets,
+         "the reference's Python planner: sizes rounded up to 64 B, no gap before the first tensor"},
         {"best_offsets", PlanKind::Offsets, "several orderings and a local search (100 rounds)"},
     };
     return list;
@@ -80,6 +82,17 @@ Plan make_plan(const std::string& name, const std::vector<UsageRecord>& records,
             o.seed = options.seed;
             o.align = options.align;
             plan.offsets = peer_heuristic(records, o);
+        } else if (name == "peer_heuristic_python") {
+            // bufferAllocator.heuristic_alloc plans sizes aligned to MNN's 64 bytes (ordering
+            // included) and skips the front gap; its total counts the last tensor's padding.
+            std::vector<UsageRecord> aligned = records;
+            for (UsageRecord& r : aligned) r.bytes = align_up(r.bytes, kReferenceSizeAlign);
+            PeerHeuristicOptions o;
+            o.iterations = options.peer_iterations;
+            o.seed = options.seed;
+            o.align = options.align;
+            o.front_gap = false;
+            plan.offsets = peer_heuristic(aligned, o);
         } else if (name == "best_offsets") {
             BestOffsetsOptions o;
             o.align = options.align;
