@@ -3,7 +3,7 @@
 //   objects: naive, equality, greedy_in_order, greedy_by_breadth, greedy_by_size,
 //            greedy_best, mincostflow, mxnet
 //   offsets: greedy_by_size_offsets (TFLite's offsets greedy_by_size), peer_heuristic,
-//            best_offsets
+//            peer_heuristic_python, best_offsets
 #pragma once
 
 #include <string>
