@@ -118,9 +118,10 @@ public:
         // next simulation of the same process. The GPU stream tells it to stop instead.
         sg::Actor::create("disk_io", platform_.gpu, [this] { disk_actor(); });
         sg::Engine::get_instance()->run();
+        // An error inside an actor first: it is the cause of an unfinished run.
+        if (internal_error_) std::rethrow_exception(internal_error_);
         if (!finished_ && result_.summary.status == "ok")
             throw InvariantError("the simulation deadlocked before the last operator (an actor waited for an event nobody signals)");
-        if (internal_error_) std::rethrow_exception(internal_error_);
         fill_summary();
         return std::move(result_);
     }
@@ -586,7 +587,7 @@ private:
             unlock(in);
             // Brought back only to regenerate another tensor: kept (evictable) until the
             // requesting op has run, so sibling branches do not regenerate it again.
-            if (state_[in].released && !planned_ && !dtr_clock_) regenerated_dead_.push_back(in);
+            if (state_[in].released && !planned_ && !dtr_clock_ && !kept_as_source(in)) regenerated_dead_.push_back(in);
         }
         ++result_.summary.recomputed_ops;
         const double cost = p.cost_ms / s_.platform.gpu_speed_scale;
@@ -605,8 +606,13 @@ private:
     }
 
     // A tensor brought back only for a recomputation after its last use goes again.
+    // Under a recomputation budget a constant or input (no producer) is never freed before
+    // the end, as in the published DTR runtime: an evicted tensor computed from it may need
+    // it again to be recomputed, and nothing could bring it back.
+    bool kept_as_source(TensorId t) const { return heuristic_ && budget_ && w_.tensors[t].producer == kNoOp; }
+
     void free_if_dead(TensorId t, int op) {
-        if (dtr_clock_ || planned_) return;  // a plan frees what it recomputed with its own Release steps
+        if (dtr_clock_ || planned_ || kept_as_source(t)) return;  // a plan frees what it recomputed with its own Release steps
         TensorState& st = state_[t];
         if (st.released && st.where == Where::Resident && st.locks == 0 && !st.writing && !st.reading) free_memory(t, op);
     }
@@ -701,6 +707,7 @@ private:
         }
         if (st.released) return;  // already gone
         st.released = true;
+        if (kept_as_source(t)) return;  // stays resident until the end of the iteration
         if (dtr_clock_ && st.where == Where::Resident && st.locks == 0) {
             // The published DTR runtime: freed at once but still recomputable.
             free_memory(t, op);

@@ -244,3 +244,51 @@ TEST_CASE("recompute engine: a dead ancestor regenerated for one branch serves t
         if (a.lane == lane::kRecompute) recomputed.push_back(a.label);
     CHECK(recomputed == std::vector<std::string>{"op0", "op1", "op2", "op3"});
 }
+
+TEST_CASE("recompute engine: a released constant stays resident so what was computed from it can be recomputed") {
+    // w: constant 5 B, read only by op0 and released after it. op0 w -> a (10 B),
+    // op1 a -> b (10 B), op2 b -> c (10 B, releases b), op3 a, c -> d (1 B, releases a, c);
+    // 1 ms each. Budget 34 B. w is kept (released, resident) under a recompute budget:
+    // op1 holds w a b = 25; op2 needs c: 35 > 34, so a (the only evictable tensor: b is
+    // locked, w a constant) is evicted -> 15 + c = 25; op3 needs a: op0 is replayed from
+    // the kept w (25), then d (26). Freed at its release, w could not be brought back and
+    // the run would stop with "needed but absent and has no producer".
+    Workload w;
+    w.name = "source";
+    w.batch = 1;
+    w.source = "test";
+    auto tensor = [&](const std::string& name, std::uint64_t bytes, int producer, bool constant = false) {
+        Tensor t;
+        t.name = name;
+        t.bytes = bytes;
+        t.producer = producer;
+        t.constant = constant;
+        w.tensors.push_back(t);
+        return static_cast<TensorId>(w.tensors.size() - 1);
+    };
+    const TensorId src = tensor("w", 5, kNoOp, true), a = tensor("a", 10, 0), b = tensor("b", 10, 1),
+                   c = tensor("c", 10, 2), d = tensor("d", 1, 3);
+    auto op = [&](const std::string& name, std::vector<TensorId> in, TensorId out, std::vector<TensorId> release) {
+        Op o;
+        o.name = name;
+        o.cost_ms = 1.0;
+        o.inputs = std::move(in);
+        o.outputs = {out};
+        o.release = std::move(release);
+        w.ops.push_back(o);
+    };
+    op("op0", {src}, a, {src});
+    op("op1", {a}, b, {});
+    op("op2", {b}, c, {b});
+    op("op3", {a, c}, d, {a, c});
+    w.forward_end = 2;
+    for (const std::string semantics : {"simulated", "dtr"}) {
+        INFO(semantics);
+        const RunResult r = run(w, 34, "semantics: " + semantics + ", recompute: {heuristic: lru}");
+        CHECK(r.summary.status == "ok");
+        CHECK(r.summary.recomputed_ops == 1);
+        CHECK(r.summary.evictions == 1);
+        CHECK(r.summary.time_ms == Approx(5.0).epsilon(1e-12));
+        CHECK(r.summary.live_peak_bytes == 26);
+    }
+}
