@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -14,6 +15,14 @@ namespace memsim::test {
 
 inline std::string shared_profile(const std::string& model) {
     return std::string(MEMSIM_SHARED_DIR) + "/profiles/" + model;
+}
+
+// The shared DTR log whose file name starts with `prefix` and a dash ("treelstm-6").
+inline std::string shared_dtr_log(const std::string& prefix) {
+    for (const auto& entry : std::filesystem::directory_iterator(MEMSIM_SHARED_DIR "/dtr-logs"))
+        if (entry.path().filename().string().rfind(prefix + "-", 0) == 0) return entry.path().string();
+    FAIL("no DTR log starting with " << prefix);
+    return {};
 }
 
 // The metrics of ../shared/reference/peer_reference.csv for one model and batch.

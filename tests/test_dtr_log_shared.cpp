@@ -2,22 +2,16 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
-#include <filesystem>
 
 #include "models/alloc/os_allocator.h"
 #include "models/workload/dtr_log.h"
 #include "models/workload/replay.h"
+#include "shared_data.h"
 
 using namespace memsim;
+using namespace memsim::test;
 
 namespace {
-
-std::string find_log(const std::string& prefix) {
-    for (const auto& entry : std::filesystem::directory_iterator(MEMSIM_SHARED_DIR "/dtr-logs"))
-        if (entry.path().filename().string().rfind(prefix + "-", 0) == 0) return entry.path().string();
-    FAIL("no DTR log starting with " << prefix);
-    return {};
-}
 
 struct Published {
     const char* prefix;
@@ -44,7 +38,7 @@ const Published kPublished[] = {
 TEST_CASE("shared: DTR logs match the published operator count and compute and constants") {
     for (const Published& p : kPublished) {
         INFO(p.prefix);
-        const DtrLog log = load_dtr_log_detailed(find_log(p.prefix));
+        const DtrLog log = load_dtr_log_detailed(shared_dtr_log(p.prefix));
         const Workload& w = log.workload;
         std::size_t constants = 0;
         std::uint64_t constant_bytes = 0;

@@ -8,15 +8,16 @@
 
 #include <cmath>
 #include <cstdint>
-#include <filesystem>
 
 #include <fmt/format.h>
 
 #include "models/workload/dtr_log.h"
 #include "sim/scenario/scenario.h"
 #include "sim/simulation.h"
+#include "shared_data.h"
 
 using namespace memsim;
+using namespace memsim::test;
 
 namespace {
 
@@ -27,15 +28,8 @@ struct Cell {
     bool exact;         // memsim rounds to the published value
 };
 
-std::string find_log(const std::string& prefix) {
-    for (const auto& entry : std::filesystem::directory_iterator(MEMSIM_SHARED_DIR "/dtr-logs"))
-        if (entry.path().filename().string().rfind(prefix + "-", 0) == 0) return entry.path().string();
-    FAIL("no DTR log starting with " << prefix);
-    return {};
-}
-
 void check_log(const std::string& prefix, const std::vector<Cell>& cells) {
-    const Workload w = load_dtr_log(find_log(prefix));
+    const Workload w = load_dtr_log(shared_dtr_log(prefix));
     for (const Cell& c : cells) {
         INFO(prefix << " at " << c.ratio);
         const Scenario s = parse_scenario(
