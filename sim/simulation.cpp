@@ -675,6 +675,7 @@ private:
             recompute(i, i, 0);
             return;
         }
+        for (TensorId t : op.arrivals) allocate(t, i);  // constants declared just before this op
         before_op(i);
         // Inputs of the running operator are locked (not evictable) while it needs them.
         lock_inputs(op, i, 0);

@@ -102,7 +102,7 @@ TEST_CASE("dtr log: constants, alias, mutate, copy, copy_from and release map on
     CHECK(dtr_log_baseline_peak(log) == 180);
 }
 
-TEST_CASE("dtr log: a constant appearing mid-log counts from its arrival in the baseline") {
+TEST_CASE("dtr log: a constant appearing mid-log is resident from its arrival") {
     const char* text = R"({"ANNOTATION":"START","INSTRUCTION":"ANNOTATE"}
 {"ARGS":[],"INSTRUCTION":"CALL","NAME":"a","RESULT":["p"],"TIME":"1"}
 {"INSTRUCTION":"MEMORY","MEMORY":"50","NAME":"p"}
@@ -117,9 +117,16 @@ TEST_CASE("dtr log: a constant appearing mid-log counts from its arrival in the 
     const DtrLog log = load_dtr_log_detailed(write_log("late_constant.log", text));
     CHECK(log.constant_arrival == std::vector<int>{-1, 1, -1});
     CHECK(log.workload.forward_end == 2);  // no BACKWARD annotation, no *backward* op
+    // k arrives just before op 1 (after p was freed): max(50, 30 + 5) in both replays.
+    CHECK(log.workload.ops[1].arrivals == std::vector<TensorId>{1});
+    CHECK(log.workload.initial_tensors().empty());
     OsAllocator os;
-    CHECK(replay_peak(log.workload, os) == 80);  // k resident from the start: 30 + 50
-    CHECK(dtr_log_baseline_peak(log) == 50);     // p freed before k appears: max(50, 30 + 5)
+    CHECK(replay_peak(log.workload, os) == 50);
+    CHECK(dtr_log_baseline_peak(log) == 50);
+    const std::vector<UsageRecord> records = usage_records(log.workload);
+    REQUIRE(records.size() == 3);
+    CHECK(records[1].tensor == 1);  // k lives from op 1
+    CHECK(records[1].first_op == 1);
 }
 
 TEST_CASE("dtr log error: malformed JSON line") {

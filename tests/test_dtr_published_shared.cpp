@@ -2,7 +2,7 @@
 // time overhead (clock / baseline compute) under budget = ratio x baseline peak, in
 // `policy.semantics: dtr`, thrash at recomputation > compute. Cells memsim reproduces to
 // the table's four decimals are checked exactly; the others (lstm at 0.4-0.5, treelstm,
-// unroll_gan below 0.9: docs/recompute.md) within 0.005 of the published value. The
+// unroll_gan at 0.4, 0.5, 0.8: docs/recompute.md) within 0.005 of the published value. The
 // recomputation counts are pinned (deterministic).
 #include <catch2/catch.hpp>
 
@@ -79,7 +79,7 @@ TEST_CASE("shared: published DTR table, tv_densenet121") {
 }
 
 TEST_CASE("shared: published DTR table, unroll_gan") {
-    check_log("unroll_gan-512", {{0.4, 1.0794, 240, false}, {0.5, 1.0666, 193, false}, {0.6, 1.0564, 158, false},
-                                 {0.7, 1.0440, 127, false}, {0.8, 1.0246, 60, false}, {0.9, 1.0108, 32, true},
+    check_log("unroll_gan-512", {{0.4, 1.0794, 234, false}, {0.5, 1.0666, 192, false}, {0.6, 1.0564, 157, true},
+                                 {0.7, 1.0440, 127, true}, {0.8, 1.0246, 56, false}, {0.9, 1.0108, 32, true},
                                  {1.0, 1.0016, 8, true}});
 }

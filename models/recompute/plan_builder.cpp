@@ -83,7 +83,10 @@ void PlanBuilder::regenerate_inputs_of(int producer, int for_op) {
     for (TensorId t : inputs) --pins_[t];
 }
 
-void PlanBuilder::regenerate_inputs(int op) { regenerate_inputs_of(op, op); }
+void PlanBuilder::regenerate_inputs(int op) {
+    for (TensorId t : w_.ops[op].arrivals) take(t);  // constants declared just before this op
+    regenerate_inputs_of(op, op);
+}
 
 void PlanBuilder::release(TensorId t) {
     if (!live_[t]) return;
@@ -106,6 +109,8 @@ ExecPlan PlanBuilder::finish() const {
             continue;
         }
         const Op& op = w_.ops[step.op];
+        if (step.kind == StepKind::Compute)
+            for (TensorId t : op.arrivals) live[t] = 1;
         for (TensorId t : op.inputs) last_touch[t] = at;
         for (TensorId t : op.outputs) {
             live[t] = 1;

@@ -27,6 +27,8 @@ public:
     // recompute it (each op once), in ms.
     [[nodiscard]] double recompute_cost_ms(TensorId t) const;
 
+    // Compute steps go in op order, each after regenerate_inputs(op), which also makes the
+    // constants arriving at op resident.
     void compute(int op);
     // Recomputes, recursively and in ascending tensor order, the non-resident inputs of op.
     // With free_chain_ancestors, a tensor brought back only to recompute another (no use

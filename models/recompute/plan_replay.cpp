@@ -50,6 +50,8 @@ PlanReplayResult replay_plan(const Workload& w, const ExecPlan& plan) {
             return fail(s, fmt::format("compute of op {} where op {} is next", step.op, next_op));
         if (recompute && step.op >= next_op)
             return fail(s, fmt::format("recompute of op {} which has not been computed yet", step.op));
+        if (!recompute)
+            for (TensorId t : op.arrivals) take(t);  // constants declared just before this op
         for (TensorId t : op.inputs)
             if (!live[t] && w.tensors[t].alias_of < 0)
                 return fail(s, fmt::format("{} of op {} '{}': input {} '{}' is not resident", recompute ? "recompute" : "compute",

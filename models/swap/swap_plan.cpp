@@ -79,6 +79,7 @@ SwapPlan plan_budget(const Workload& w, std::uint64_t budget) {
         for (TensorId t : w.initial_tensors()) live += static_cast<std::int64_t>(w.tensors[t].bytes);
         for (int i = 0; i < n; ++i) {
             const Op& op = w.ops[i];
+            for (TensorId t : op.arrivals) live += static_cast<std::int64_t>(w.tensors[t].bytes);
             for (TensorId t : op.outputs) live += static_cast<std::int64_t>(w.tensors[t].bytes);
             std::int64_t scratch = 0;
             for (const ScratchEvent& e : op.scratch)

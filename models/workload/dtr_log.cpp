@@ -10,6 +10,7 @@
 
 #include "models/alloc/os_allocator.h"
 #include "models/workload/input_error.h"
+#include "models/workload/replay.h"
 
 namespace memsim {
 
@@ -263,6 +264,11 @@ private:
             w_.ops[static_cast<std::size_t>(after)].release.push_back(t);
         }
         const int n = static_cast<int>(w_.ops.size());
+        // A constant declared mid-way becomes resident just before the next op (one
+        // declared after the last op, with the last op).
+        for (TensorId t = 0; t < static_cast<TensorId>(w_.tensors.size()); ++t)
+            if (w_.tensors[t].constant && w_.tensors[t].alias_of < 0 && arrival_[t] > 0 && n > 0)
+                w_.ops[static_cast<std::size_t>(std::min(arrival_[t], n - 1))].arrivals.push_back(t);
         if (backward_at_ >= 0) {
             w_.forward_end = backward_at_;
             w_.forward_end_rule = "dtr log: BACKWARD annotation";
@@ -297,28 +303,10 @@ Workload load_dtr_log(const std::string& path) { return DtrLogReader(path).read(
 DtrLog load_dtr_log_detailed(const std::string& path) { return DtrLogReader(path).read(); }
 
 std::uint64_t dtr_log_baseline_peak(const DtrLog& log) {
-    const Workload& w = log.workload;
+    // Constants arrive at their CONSTANT line (Op::arrivals) and every storage is released
+    // with its last reference: the plain replay is the published baseline.
     OsAllocator os;
-    std::vector<std::vector<TensorId>> arriving(w.ops.size() + 1);
-    for (TensorId t = 0; t < static_cast<TensorId>(w.tensors.size()); ++t)
-        if (w.tensors[t].constant) arriving[static_cast<std::size_t>(log.constant_arrival[t])].push_back(t);
-    std::vector<char> live(w.tensors.size(), 0);
-    auto allocate = [&](TensorId t) {
-        if (w.tensors[t].alias_of >= 0) return;
-        os.allocate(t, w.tensors[t].bytes);
-        live[t] = 1;
-    };
-    for (std::size_t i = 0; i < w.ops.size(); ++i) {
-        for (TensorId t : arriving[i]) allocate(t);
-        for (TensorId t : w.ops[i].outputs) allocate(t);
-        for (TensorId t : w.ops[i].release)
-            if (live[t]) {
-                os.release(t);
-                live[t] = 0;
-            }
-    }
-    for (TensorId t : arriving[w.ops.size()]) allocate(t);
-    return os.peak_bytes();
+    return replay_peak(log.workload, os);
 }
 
 }  // namespace memsim

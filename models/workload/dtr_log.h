@@ -1,6 +1,7 @@
 // Loader of the DTR prototype's operator logs (dtr-logs/README.md): one JSON object
 // per line. Mapping onto Workload (docs/recompute.md, "DTR logs"):
-//  - CONSTANT + MEMORY: a constant tensor (resident from the start, no producer);
+//  - CONSTANT + MEMORY: a constant tensor (no producer), resident from just before the
+//    next op (Op::arrivals; from the start when declared before the first op);
 //  - CALL: one op, cost TIME/1e6 ms; each result a tensor; a result with ALIAS >= 0
 //    shares the storage of that argument (alias_of = the argument's storage tensor)
 //    and takes no memory;
@@ -27,9 +28,9 @@ namespace memsim {
 
 Workload load_dtr_log(const std::string& path);
 
-// What Workload cannot say: a constant appears at its CONSTANT line, not before op 0.
 // constant_arrival[t] = the op index before which constant t appears (-1 for tensors
-// that are not constants). The published baseline peaks count constants from there.
+// that are not constants; the op count for one declared after the last op). The
+// workload carries it as Op::arrivals.
 struct DtrLog {
     Workload workload;
     std::vector<int> constant_arrival;
@@ -37,7 +38,8 @@ struct DtrLog {
 DtrLog load_dtr_log_detailed(const std::string& path);
 
 // The published simulator's baseline (no budget): peak live bytes with every constant
-// allocated when it appears and every storage freed when its last reference goes.
+// allocated when it appears and every storage freed when its last reference goes
+// (= replay_peak under the os allocator).
 std::uint64_t dtr_log_baseline_peak(const DtrLog& log);
 
 }  // namespace memsim

@@ -16,6 +16,7 @@ ForwardEndGuess by_live_bytes(const Workload& w) {
     for (TensorId t : w.initial_tensors()) live += static_cast<std::int64_t>(w.tensors[t].bytes);
     for (int i = 0; i < static_cast<int>(w.ops.size()); ++i) {
         const Op& op = w.ops[i];
+        for (TensorId t : op.arrivals) live += static_cast<std::int64_t>(w.tensors[t].bytes);
         for (TensorId t : op.outputs) live += static_cast<std::int64_t>(w.tensors[t].bytes);
         for (TensorId t : op.release) live -= static_cast<std::int64_t>(w.tensors[t].bytes);
         if (live > best) {

@@ -19,6 +19,7 @@ std::uint64_t replay_peak(const Workload& w, Allocator& allocator) {
     };
     for (TensorId t : w.initial_tensors()) alloc(t);
     for (const Op& op : w.ops) {
+        for (TensorId t : op.arrivals) alloc(t);
         for (TensorId t : op.outputs) alloc(t);
         for (const ScratchEvent& e : op.scratch)
             if (e.alloc) alloc(e.tensor);

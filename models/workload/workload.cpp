@@ -11,9 +11,12 @@ double Workload::compute_ms() const {
 }
 
 std::vector<TensorId> Workload::initial_tensors() const {
+    std::vector<char> later(tensors.size(), 0);
+    for (const Op& op : ops)
+        for (TensorId t : op.arrivals) later[t] = 1;
     std::vector<TensorId> out;
     for (TensorId t = 0; t < static_cast<TensorId>(tensors.size()); ++t)
-        if (tensors[t].constant && tensors[t].alias_of < 0) out.push_back(t);
+        if (tensors[t].constant && tensors[t].alias_of < 0 && !later[t]) out.push_back(t);
     return out;
 }
 
@@ -28,6 +31,7 @@ std::vector<UsageRecord> usage_records(const Workload& w) {
     std::vector<bool> released(w.tensors.size(), false);
     for (int i = 0; i < n; ++i) {
         const Op& op = w.ops[i];
+        for (TensorId t : op.arrivals) touch(t, i);
         for (TensorId t : op.outputs) touch(t, i);
         for (TensorId t : op.inputs) touch(t, i);
         for (const ScratchEvent& e : op.scratch) {

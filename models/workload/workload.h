@@ -36,6 +36,9 @@ struct Op {
     std::vector<TensorId> outputs;
     std::vector<ScratchEvent> scratch;  // allocs happen before compute, frees after
     std::vector<TensorId> release;      // freed after the op (last use)
+    // Constants that become resident just before this op (DTR logs declare constants
+    // mid-way); every other constant is resident before op 0.
+    std::vector<TensorId> arrivals;
 };
 
 struct Workload {
@@ -51,7 +54,7 @@ struct Workload {
     [[nodiscard]] double compute_ms() const;
     [[nodiscard]] std::size_t op_count() const { return ops.size(); }
     [[nodiscard]] std::size_t tensor_count() const { return tensors.size(); }
-    // Tensors that are resident before op 0 runs (constants).
+    // Tensors that are resident before op 0 runs (constants without a later arrival).
     [[nodiscard]] std::vector<TensorId> initial_tensors() const;
 };
 
