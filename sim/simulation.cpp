@@ -666,7 +666,7 @@ private:
 
     void run_step(const PlanStep& step) {
         if (step.kind == StepKind::Release) {
-            release(step.tensor, -1);
+            release(step.tensor, -1, /*plan_step=*/true);
             return;
         }
         const int i = step.op;
@@ -695,8 +695,11 @@ private:
         after_op(i);
     }
 
-    void release(TensorId t, int op) {
+    void release(TensorId t, int op, bool plan_step = false) {
         TensorState& st = state_[t];
+        // A plan keeps a source (no producer) past its op's release for recomputations and
+        // frees it with a Release step of its own.
+        if (planned_ && !plan_step && w_.tensors[t].producer == kNoOp) return;
         if (planned_) {
             // A planner's Release (early, or of a copy recomputed after its last use) and an
             // op's release list both free whatever copy is resident, as plan_replay counts.

@@ -153,7 +153,7 @@ TEST_CASE("shared: planners on MobilenetV2 batch 4 at 60% of the no-swap peak") 
     // within the budget, and the engine must run it as written: the same peak and
     // recomputations as the replay, time = compute + recompute (no swap, no stall).
     const Expected expected[] = {{"msps_on_demand", 350867572, 127, 2570.016},
-                                 {"capuchin", 350390180, 216, 2877.602},
+                                 {"capuchin", 350390180, 203, 2801.810},
                                  {"sublinear", 225115876, 1413, 3212.999}};
     const Scenario s = parse_scenario(fmt::format("workload: {{synthetic: uniform_linear, n: 2}}\n"
                                                   "platform: {{memory: {{budget: {}B}}}}\npolicy: {{allocator: os}}\n",

@@ -31,13 +31,14 @@ double chain_cost_ms(const Workload& w, TensorId t, const std::vector<char>& dro
 
 }  // namespace
 
-ExecPlan plan_capuchin(const Workload& w, std::uint64_t budget_bytes) {
+ExecPlan plan_capuchin(const Workload& w, std::uint64_t budget_bytes, double recompute_limit_ms) {
     OsAllocator os;
     const std::uint64_t peak = replay_peak(w, os);
     if (peak <= budget_bytes) return straight_plan(w);
     const std::uint64_t saving_needed = peak - budget_bytes;
 
     PlanBuilder b(w);
+    b.set_recompute_limit_ms(recompute_limit_ms);
     const int n = static_cast<int>(w.ops.size());
     const int forward_end = std::clamp(w.forward_end, 0, n);
     std::vector<TensorId> candidates;

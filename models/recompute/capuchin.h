@@ -16,6 +16,7 @@
 
 namespace memsim {
 
-ExecPlan plan_capuchin(const Workload& w, std::uint64_t budget_bytes);
+// recompute_limit_ms > 0: a plan whose recomputations exceed it stops (PlanStopped).
+ExecPlan plan_capuchin(const Workload& w, std::uint64_t budget_bytes, double recompute_limit_ms = 0);
 
 }  // namespace memsim

@@ -24,8 +24,11 @@ std::uint64_t bytes_while_running(const Workload& w, int i) {
 void release_until(PlanBuilder& b, std::uint64_t limit, int from) {
     const Workload& w = b.workload();
     const int n = static_cast<int>(w.ops.size());
-    const std::vector<TensorId> protect = from < n ? w.ops[from].inputs : std::vector<TensorId>{};
+    std::vector<TensorId> protect;
+    if (from < n)
+        for (TensorId t : w.ops[from].inputs) protect.push_back(b.storage(t));
     while (b.live_bytes() > limit) {
+        if (b.release_dead_ancestor()) continue;  // kept only for sibling regenerations: first to go
         TensorId best = -1;
         double best_msps = -1.0;
         for (TensorId t = 0; t < static_cast<TensorId>(w.tensors.size()); ++t) {
@@ -48,8 +51,9 @@ void release_until(PlanBuilder& b, std::uint64_t limit, int from) {
 
 }  // namespace
 
-ExecPlan plan_msps_on_demand(const Workload& w, std::uint64_t budget_bytes) {
+ExecPlan plan_msps_on_demand(const Workload& w, std::uint64_t budget_bytes, double recompute_limit_ms) {
     PlanBuilder b(w);
+    b.set_recompute_limit_ms(recompute_limit_ms);
     // A recomputation allocates too: room for its outputs and scratch is made before it,
     // by the same rule (without this the plan's own peak went over the budget whenever
     // inputs were regenerated with live bytes near it).

@@ -6,11 +6,20 @@
 
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "models/workload/exec_plan.h"
 
 namespace memsim {
+
+// A planner whose plan cannot be written: `status` is "thrash" (its recomputation exceeds
+// the limit) and the run reports it like the engine's own thrash.
+struct PlanStopped : std::runtime_error {
+    PlanStopped(std::string status_, const std::string& message) : std::runtime_error(message), status(std::move(status_)) {}
+    std::string status;
+};
 
 class PlanBuilder {
 public:
@@ -28,15 +37,24 @@ public:
     [[nodiscard]] double recompute_cost_ms(TensorId t) const;
 
     // Compute steps go in op order, each after regenerate_inputs(op), which also makes the
-    // constants arriving at op resident.
+    // constants arriving at op resident. A constant or input (no producer) stays resident
+    // after its release until finish() frees it after its last use in the plan, since a
+    // recomputation may still read it.
     void compute(int op);
     // Recomputes, recursively and in ascending tensor order, the non-resident inputs of op.
     // With free_chain_ancestors, a tensor brought back only to recompute another (no use
-    // from `op` on) is released as soon as that recomputation has run, so a long chain
-    // does not pile up; otherwise it stays until finish() frees it after its last use.
+    // from `op` on) is released once every input of `op` is back, so sibling branches
+    // share it (releasing it at once regenerated shared ancestors once per branch:
+    // exponential on Squeezenet's fire modules), and before anything else when a planner
+    // needs room (release_dead_ancestor); otherwise it stays until finish() frees it after
+    // its last use.
     void regenerate_inputs(int op);
     void regenerate(TensorId t, int for_op);
     void release(TensorId t);
+    // Releases the oldest unpinned ancestor kept for sibling regenerations; false if none.
+    bool release_dead_ancestor();
+    // Recomputation written so far beyond `ms` stops the planner (PlanStopped "thrash").
+    void set_recompute_limit_ms(double ms) { recompute_limit_ms_ = ms; }
 
     // Called right before each Recompute step is written (op = the op recomputed,
     // for_op = the op whose inputs are being regenerated), so a planner can release
@@ -50,6 +68,9 @@ public:
     // resident to the end although the straight plan frees that tensor.
     [[nodiscard]] ExecPlan finish() const;
 
+    // The tensor whose memory t uses: its storage for an alias (DTR logs), else t.
+    [[nodiscard]] TensorId storage(TensorId t) const;
+
 private:
     void regenerate_inputs_of(int producer, int for_op);
     void take(TensorId t);
@@ -62,6 +83,9 @@ private:
     std::vector<std::vector<int>> readers_;  // tensor -> ops reading it, ascending
     std::uint64_t live_bytes_ = 0;
     bool free_chain_ancestors_ = true;
+    std::vector<TensorId> dead_ancestors_;  // brought back for a recomputation, no use left
+    double recompute_ms_ = 0.0;
+    double recompute_limit_ms_ = 0.0;       // 0: no limit
 };
 
 }  // namespace memsim

@@ -53,7 +53,7 @@ PlanReplayResult replay_plan(const Workload& w, const ExecPlan& plan) {
         if (!recompute)
             for (TensorId t : op.arrivals) take(t);  // constants declared just before this op
         for (TensorId t : op.inputs)
-            if (!live[t] && w.tensors[t].alias_of < 0)
+            if (!live[w.tensors[t].alias_of >= 0 ? w.tensors[t].alias_of : t])  // an alias needs its storage
                 return fail(s, fmt::format("{} of op {} '{}': input {} '{}' is not resident", recompute ? "recompute" : "compute",
                                            step.op, op.name, t, w.tensors[t].name));
         for (TensorId t : op.outputs)
@@ -72,7 +72,8 @@ PlanReplayResult replay_plan(const Workload& w, const ExecPlan& plan) {
         } else {
             r.compute_ms += op.cost_ms;
             ++next_op;
-            for (TensorId t : op.release) drop(t);
+            for (TensorId t : op.release)
+                if (w.tensors[t].producer != kNoOp) drop(t);  // a source goes with the plan's own Release
         }
     }
     if (next_op != op_count) return fail(plan.size(), fmt::format("op {} is never computed", next_op));

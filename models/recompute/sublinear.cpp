@@ -56,11 +56,12 @@ std::vector<TensorId> sublinear_checkpoints(const Workload& w) {
     return checkpoints;
 }
 
-ExecPlan plan_sublinear(const Workload& w, std::uint64_t /*budget_bytes*/) {
+ExecPlan plan_sublinear(const Workload& w, std::uint64_t /*budget_bytes*/, double recompute_limit_ms) {
     const int n = static_cast<int>(w.ops.size());
     const int forward = forward_op_count(w);
     const std::vector<TensorId> checkpoints = sublinear_checkpoints(w);
     PlanBuilder b(w, /*free_chain_ancestors=*/false);
+    b.set_recompute_limit_ms(recompute_limit_ms);
     std::vector<std::vector<TensorId>> drop_after(static_cast<std::size_t>(std::max(forward, 1)));
     for (TensorId t : feature_maps(w)) {
         if (w.tensors[t].producer == kNoOp || std::binary_search(checkpoints.begin(), checkpoints.end(), t)) continue;

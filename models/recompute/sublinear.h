@@ -19,7 +19,8 @@
 
 namespace memsim {
 
-ExecPlan plan_sublinear(const Workload& w, std::uint64_t budget_bytes);
+// recompute_limit_ms > 0: a plan whose recomputations exceed it stops (PlanStopped).
+ExecPlan plan_sublinear(const Workload& w, std::uint64_t budget_bytes, double recompute_limit_ms = 0);
 
 // The forward ops that are cut vertices of the forward graph, ascending (for tests and docs).
 std::vector<int> forward_articulation_ops(const Workload& w);

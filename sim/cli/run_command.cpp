@@ -39,7 +39,27 @@ ExecPlan execution_plan(const Workload& w, const Scenario& s) {
     if (!s.platform.memory_budget)
         throw InputError(fmt::format("{}: policy.recompute.planner: '{}' needs platform.memory.budget", s.file,
                                      s.policy.recompute.planner));
-    return plan_recompute(s.policy.recompute.planner, w, *s.platform.memory_budget);
+    // The engine's thrash rule, applied while the plan is written: a planner that would
+    // recompute beyond max_overhead (else 100) x the compute stops as thrash.
+    const double overhead = s.policy.recompute.max_overhead.value_or(100.0);
+    return plan_recompute(s.policy.recompute.planner, w, *s.platform.memory_budget, overhead * w.compute_ms());
+}
+
+// A run whose planner stopped before the simulation: the summary says why.
+RunResult stopped_before_run(const Workload& w, const Scenario& s, const PlanStopped& stop) {
+    RunResult r;
+    Summary& sm = r.summary;
+    sm.scenario = s.name;
+    sm.status = stop.status;
+    sm.message = fmt::format("{}: {}", s.policy.recompute.planner, stop.what());
+    sm.workload = w.name.empty() ? w.source : fmt::format("{} (batch {})", w.name, w.batch);
+    sm.allocator = s.policy.allocator;
+    sm.semantics = s.policy.semantics;
+    sm.swap_mode = s.policy.swap.mode;
+    sm.compute_ms = w.compute_ms();
+    sm.ops = w.ops.size();
+    sm.forward_end = w.forward_end;
+    return r;
 }
 
 }  // namespace
@@ -65,7 +85,12 @@ void register_run_command(CLI::App& app) {
             if (!opt->out.empty()) s.resolved["output"]["dir"] = opt->out;  // the summary records where it went
             const Workload w = load_workload(s);
             resolve_budget(s, w);  // platform.memory.budget_ratio -> bytes
-            const RunResult r = simulate(w, s, execution_plan(w, s));
+            RunResult r;
+            try {
+                r = simulate(w, s, execution_plan(w, s));
+            } catch (const PlanStopped& stop) {
+                r = stopped_before_run(w, s, stop);
+            }
             const std::string dir = opt->out.empty() ? s.output.dir : opt->out;
             write_summary(r, s, dir);
             const std::vector<std::string> outputs = write_run_outputs(r.log, r.summary, s.name, dir, s.output.events, s.output.gantt, s.output.trace);
