@@ -3,9 +3,12 @@
 
 #include <cmath>
 
+#include <nlohmann/json.hpp>
+
 #include "models/alloc/os_allocator.h"
 #include "models/workload/dtr_log.h"
 #include "models/workload/replay.h"
+#include "file_support.h"
 #include "shared_data.h"
 
 using namespace memsim;
@@ -37,19 +40,26 @@ TEST_CASE("shared: DTR logs match the published operator count and compute and c
         INFO(p.prefix);
         const DtrLog log = load_dtr_log_detailed(shared_dtr_log(p.prefix));
         const Workload& w = log.workload;
-        std::size_t constants = 0;
-        std::uint64_t constant_bytes = 0;
-        for (const Tensor& t : w.tensors)
-            if (t.constant) {
-                ++constants;
-                constant_bytes += t.bytes;
-            }
-        CHECK(w.op_count() + constants == p.operators);
+        const ConstantTotals constants = constant_totals(w);
+        CHECK(w.op_count() + constants.count == p.operators);
         CHECK(static_cast<std::uint64_t>(std::llround(w.compute_ms() * 1e6)) == p.compute_ns);
-        CHECK(constant_bytes == p.constant_bytes);
+        CHECK(constants.bytes == p.constant_bytes);
         OsAllocator os;
         const std::uint64_t peak = replay_peak(w, os);
         CHECK(peak == p.peak_bytes);  // constants resident from their CONSTANT line, as published
         CHECK(dtr_log_baseline_peak(log) == p.peak_bytes);
+    }
+}
+
+TEST_CASE("shared: memsim info --dtr-log prints the published baseline of every log") {
+    for (const Published& p : kPublished) {
+        INFO(p.prefix);
+        const Outcome o = run_memsim("info --json --dtr-log " + shared_dtr_log(p.prefix));
+        REQUIRE(o.code == 0);
+        const nlohmann::json j = nlohmann::json::parse(o.out);
+        CHECK(j["ops"].get<std::size_t>() + j["constants"].get<std::size_t>() == p.operators);
+        CHECK(j["constant_bytes"] == p.constant_bytes);
+        CHECK(j["baseline_peak_bytes"] == p.peak_bytes);
+        CHECK(j["baseline_compute_ns"] == p.compute_ns);
     }
 }

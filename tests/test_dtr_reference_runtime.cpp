@@ -27,7 +27,7 @@ Workload recursion_workload() {
     const std::vector<std::vector<TensorId>> inputs{{}, {0}, {1}, {}, {2}};
     for (int i = 0; i < 5; ++i) {
         w.tensors.push_back(Tensor{outputs[i].first, outputs[i].second, i, false, false, -1});
-        w.ops.push_back(Op{"op_" + outputs[i].first, 1.0, inputs[i], {i}, {}, {}});
+        w.ops.push_back(Op{"op_" + outputs[i].first, 1.0, inputs[i], {i}, {}, {}, {}});
     }
     w.forward_end = 5;
     return w;

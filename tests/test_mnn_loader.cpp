@@ -216,7 +216,7 @@ TEST_CASE("loader: linear_fit costs, per operator, clipped at zero") {
 TEST_CASE("shared: linear_fit reproduces MobilenetV2's measured compute") {
     const std::string dir = MEMSIM_SHARED_DIR "/profiles/MobilenetV2";
     // Measured (b2, b4, b8, b16) 1548.550 / 2488.364 / 4296.386 / 8014.835 ms, fitted 1584.861 / 2498.488 / 4326.153 / 7981.522.
-    for (const auto [b, tolerance] : {std::pair{2, 0.025}, {4, 0.01}, {8, 0.01}, {16, 0.01}}) {
+    for (const auto& [b, tolerance] : {std::pair{2, 0.025}, {4, 0.01}, {8, 0.01}, {16, 0.01}}) {
         INFO("batch " << b);
         const double measured = load_mnn_profile(dir, b).compute_ms();
         const double fitted = load_mnn_profile(dir, b, std::nullopt, CostModel::LinearFit).compute_ms();

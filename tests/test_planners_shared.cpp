@@ -90,11 +90,11 @@ TEST_CASE("shared: peer_heuristic_python gives the reference's heuristic_peak_by
 }
 
 TEST_CASE("shared: planner allocators in a run give the plan total as peak on Squeezenet") {
-    for (const std::string& s : {"greedy_by_size", "greedy_by_size_offsets", "mxnet", "peer_heuristic", "equality"})
+    for (const char* s : {"greedy_by_size", "greedy_by_size_offsets", "mxnet", "peer_heuristic", "equality"})
         check_run("Squeezenet", 4, s);
 }
 
 TEST_CASE("shared: planner allocators in a run give the plan total as peak on MobilenetV2") {
-    for (const std::string& s : {"greedy_by_size", "greedy_by_size_offsets", "greedy_best"}) check_run("MobilenetV2", 4, s);
+    for (const char* s : {"greedy_by_size", "greedy_by_size_offsets", "greedy_best"}) check_run("MobilenetV2", 4, s);
     check_run("MobilenetV2", 16, "greedy_by_size_offsets");
 }

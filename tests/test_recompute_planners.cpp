@@ -30,9 +30,9 @@ Workload training_chain() {
     const char* names[] = {"a", "b", "c", "gc", "gb", "ga"};
     for (int i = 0; i < 6; ++i) w.tensors.push_back(Tensor{names[i], 10, i, false, false, -1});
     w.ops = {
-        Op{"A", 1.0, {}, {0}, {}, {}},          Op{"B", 2.0, {0}, {1}, {}, {}},
-        Op{"C", 3.0, {1}, {2}, {}, {}},         Op{"dC", 1.0, {2}, {3}, {}, {2}},
-        Op{"dB", 1.0, {1, 3}, {4}, {}, {1, 3}}, Op{"dA", 1.0, {0, 4}, {5}, {}, {0, 4}},
+        Op{"A", 1.0, {}, {0}, {}, {}, {}},          Op{"B", 2.0, {0}, {1}, {}, {}, {}},
+        Op{"C", 3.0, {1}, {2}, {}, {}, {}},         Op{"dC", 1.0, {2}, {3}, {}, {2}, {}},
+        Op{"dB", 1.0, {1, 3}, {4}, {}, {1, 3}, {}}, Op{"dA", 1.0, {0, 4}, {5}, {}, {0, 4}, {}},
     };
     w.forward_end = 3;
     return w;
@@ -109,8 +109,8 @@ TEST_CASE("sublinear: articulation points of a forward graph with a diamond") {
     // op0 -> op1, op0 -> op2, op1 + op2 -> op3, op3 -> op4: only op3 cuts the graph.
     Workload w;
     for (int i = 0; i < 5; ++i) w.tensors.push_back(Tensor{"t" + std::to_string(i), 1, i, false, false, -1});
-    w.ops = {Op{"o0", 1, {}, {0}, {}, {}}, Op{"o1", 1, {0}, {1}, {}, {}}, Op{"o2", 1, {0}, {2}, {}, {}},
-             Op{"o3", 1, {1, 2}, {3}, {}, {}}, Op{"o4", 1, {3}, {4}, {}, {}}};
+    w.ops = {Op{"o0", 1, {}, {0}, {}, {}, {}}, Op{"o1", 1, {0}, {1}, {}, {}, {}}, Op{"o2", 1, {0}, {2}, {}, {}, {}},
+             Op{"o3", 1, {1, 2}, {3}, {}, {}, {}}, Op{"o4", 1, {3}, {4}, {}, {}, {}}};
     w.forward_end = 5;
     CHECK(forward_articulation_ops(w) == std::vector<int>{3});
 }

@@ -18,7 +18,7 @@ Workload make_uniform_linear(int n) {
         const int op = static_cast<int>(w.ops.size());
         const auto t = static_cast<TensorId>(w.tensors.size());
         w.tensors.push_back(Tensor{name, 1, op, false, false, -1});
-        w.ops.push_back(Op{name, 1.0, std::move(inputs), {t}, {}, {}});
+        w.ops.push_back(Op{name, 1.0, std::move(inputs), {t}, {}, {}, {}});
         return t;
     };
     std::vector<TensorId> f(n), b(n);

@@ -75,4 +75,14 @@ std::uint64_t feature_map_bytes(const Workload& w) {
     return total;
 }
 
+ConstantTotals constant_totals(const Workload& w) {
+    ConstantTotals totals;
+    for (const Tensor& t : w.tensors)
+        if (t.constant && t.alias_of < 0) {
+            ++totals.count;
+            totals.bytes += t.bytes;
+        }
+    return totals;
+}
+
 }  // namespace memsim

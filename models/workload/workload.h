@@ -74,4 +74,12 @@ std::vector<UsageRecord> usage_records(const Workload& w);
 std::vector<TensorId> feature_maps(const Workload& w);
 std::uint64_t feature_map_bytes(const Workload& w);
 
+// Constants (weights and inputs a DTR log declares; aliases excluded): how many, and
+// their bytes.
+struct ConstantTotals {
+    std::size_t count = 0;
+    std::uint64_t bytes = 0;
+};
+ConstantTotals constant_totals(const Workload& w);
+
 }  // namespace memsim

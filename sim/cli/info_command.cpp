@@ -47,6 +47,10 @@ void register_info_command(CLI::App& app) {
                 // The published simulator counts each constant from the line it appears on.
                 info["baseline_peak_bytes"] = dtr_log_baseline_peak(log);
                 info["baseline_compute_ns"] = std::llround(log.workload.compute_ms() * 1e6);
+                // The published table counts CONSTANT lines as operators: ops + constants.
+                const ConstantTotals constants = constant_totals(log.workload);
+                info["constants"] = constants.count;
+                info["constant_bytes"] = constants.bytes;
             } else {
                 if (opt->source.batch <= 0) throw InputError("memsim info: --batch B is required with a profile folder");
                 info = workload_info(load_mnn_profile(opt->source.profile, opt->source.batch, opt->forward_end,
