@@ -58,3 +58,21 @@ TEST_CASE("shipped: every platform file in configs/ parses") {
 TEST_CASE("shipped: every scenario on the project's own workloads runs as shipped") { run_scenarios(false); }
 
 TEST_CASE("shared: every scenario on the shared profiles runs as shipped") { run_scenarios(true); }
+
+// examples/mlp is the project's own workload, written by `memsim generate` (never data
+// from ../shared): the shipped files are exactly what the generator writes today.
+TEST_CASE("shipped: examples/mlp is byte for byte what memsim generate writes") {
+    const fs::path dir = test::fresh_dir("generated_mlp");
+    const test::Outcome o = test::run_memsim("generate " + dir.string() + " --batch 1 2 4 8");
+    INFO(o.err);
+    REQUIRE(o.code == 0);
+    int compared = 0;
+    for (const auto& e : fs::directory_iterator("examples/mlp")) {
+        INFO(e.path().string());
+        REQUIRE(fs::exists(dir / e.path().filename()));
+        CHECK(test::read_file(dir / e.path().filename()) == test::read_file(e.path()));
+        ++compared;
+    }
+    CHECK(compared == std::distance(fs::directory_iterator(dir), fs::directory_iterator{}));
+    CHECK(compared == 13);
+}
