@@ -5,7 +5,7 @@
 // so each name is written once, in its row.
 #pragma once
 
-#include <span>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,19 +19,19 @@ struct PolicyRow {
     Factory make;
 };
 
-// The row named `name`, or nullptr.
-template <typename Row>
-const Row* find_row(std::span<const Row> table, std::string_view name) {
-    for (const Row& row : table)
+// The row named `name` in a table (any range of rows: a std::array, a span), or nullptr.
+template <typename Table>
+auto find_row(const Table& table, std::string_view name) -> decltype(&*std::begin(table)) {
+    for (const auto& row : table)
         if (row.name == name) return &row;
     return nullptr;
 }
 
-template <typename Row>
-std::vector<std::string> row_names(std::span<const Row> table) {
+// Every name of a table, in its order (for --help, docs and "valid: ..." lists).
+template <typename Table>
+std::vector<std::string> row_names(const Table& table) {
     std::vector<std::string> names;
-    names.reserve(table.size());
-    for (const Row& row : table) names.emplace_back(row.name);
+    for (const auto& row : table) names.emplace_back(row.name);
     return names;
 }
 
