@@ -34,10 +34,11 @@ struct Outcome {
     std::string out, err;
 };
 
-// Runs `memsim ARGS` (from the source tree, where ctest runs the tests).
-inline Outcome run_memsim(const std::string& args) {
+// Runs `memsim ARGS` in the working directory `cwd`.
+inline Outcome run_memsim_in(const std::filesystem::path& cwd, const std::string& args) {
     const std::filesystem::path dir = fresh_dir("memsim_io");
-    const std::string cmd = std::string(MEMSIM_BINARY) + " " + args + " >" + (dir / "out").string() + " 2>" + (dir / "err").string();
+    const std::string cmd = "cd '" + cwd.string() + "' && " + std::string(MEMSIM_BINARY) + " " + args + " >" + (dir / "out").string() +
+                            " 2>" + (dir / "err").string();
     const int status = std::system(cmd.c_str());
     Outcome o;
     o.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
@@ -45,5 +46,8 @@ inline Outcome run_memsim(const std::string& args) {
     o.err = read_file(dir / "err");
     return o;
 }
+
+// Runs `memsim ARGS` from the source tree, where ctest runs the tests.
+inline Outcome run_memsim(const std::string& args) { return run_memsim_in(std::filesystem::current_path(), args); }
 
 }  // namespace memsim::test

@@ -157,6 +157,13 @@ TEST_CASE("random: seeded splitmix64, reproducible") {
     CHECK(a->choose(v, kCandidates) == 3);
     CHECK(a->choose(v, kCandidates) == 0);
     CHECK(a->choose(v, kCandidates) == 3);
+    // Another seed, another stream: from seed 1, 0x910a2dec89025cc1, 0xbeeb8da1658eec67,
+    // 0xf893a2eefb32555e (mod 4: 1, 3, 2). A heuristic that ignored its seed fails here.
+    params.seed = 1;
+    auto b = make_eviction_heuristic("random", params);
+    CHECK(b->choose(v, kCandidates) == 1);
+    CHECK(b->choose(v, kCandidates) == 3);
+    CHECK(b->choose(v, kCandidates) == 2);
 }
 
 TEST_CASE("heuristic factory: every name, and unknown names rejected") {

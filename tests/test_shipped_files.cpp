@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "file_support.h"
@@ -44,14 +46,25 @@ void run_scenarios(bool shared) {
 }  // namespace
 
 TEST_CASE("shipped: every platform file in configs/ parses") {
+    // Bytes per second, read and write, worked out from each file's bandwidth text
+    // (KB/MB/GB are powers of 1000, MiB of 1024).
+    const std::map<std::string, std::pair<double, double>> rates = {
+        {"host_ram_pcie4", {25e9, 25e9}},
+        {"nvme_datacenter", {3.2e9, 3.2e9}},
+        {"phone", {104094472 / 4.452, 104094472 / 4.452}},
+        {"phone_redmi", {263.05 * 1048576, 121.54 * 1048576}},
+        {"phone_samsung", {797.91 * 1048576, 315.22 * 1048576}},
+    };
     const auto files = files_in("configs");
-    REQUIRE(files.size() >= 4);
+    CHECK(files.size() == rates.size());
     for (const fs::path& f : files) {
         INFO(f.string());
         const Scenario s = parse_scenario("name: c\nworkload: {synthetic: uniform_linear, n: 4}\nplatform: " + f.string() + "\n", "t.yaml");
         CHECK(s.platform.name == f.stem().string());
-        CHECK(s.platform.disk.read_bytes_per_s > 0);
-        CHECK(s.platform.disk.write_bytes_per_s > 0);
+        REQUIRE(rates.count(f.stem().string()) == 1);
+        const auto [read, write] = rates.at(f.stem().string());
+        CHECK(s.platform.disk.read_bytes_per_s == Approx(read).epsilon(1e-12));
+        CHECK(s.platform.disk.write_bytes_per_s == Approx(write).epsilon(1e-12));
     }
 }
 

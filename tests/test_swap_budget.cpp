@@ -4,6 +4,7 @@
 
 #include "sim/scenario/scenario.h"
 #include "sim/simulation.h"
+#include "golden_support.h"
 #include "test_support.h"
 
 using namespace memsim;
@@ -37,6 +38,7 @@ TEST_CASE("budget selection: the largest size x idle-time feature map goes out, 
                            .op(5, 10, {0}, {0, 3, 4})
                            .build(3);
     const RunResult r = run_budget(w, "2100B");
+    test::check_golden_run("timelines/swap_budget/idle_time_choice", r);
     CHECK(r.summary.status == "ok");
     CHECK(r.summary.swapped_tensors == 1);
     CHECK(r.summary.bytes_written == 1000);
@@ -62,6 +64,7 @@ TEST_CASE("budget selection: what no feature-map window covers is swapped out on
                            .op(1, 10, {1}, {1, 2})
                            .build(1);
     const RunResult r = run_budget(w, "2500B");
+    test::check_golden_run("timelines/swap_budget/on_demand", r);
     CHECK(r.summary.status == "ok");
     CHECK(r.summary.swapped_tensors == 0);
     CHECK(r.summary.evictions == 1);
@@ -81,6 +84,7 @@ TEST_CASE("budget selection: a budget below what the running op locks is out of 
                            .op(1, 10, {1}, {1, 2})
                            .build(2);
     const RunResult r = run_budget(w, "1500B");
+    test::check_golden_run("timelines/swap_budget/out_of_memory", r);
     CHECK(r.summary.status == "oom");
     CHECK_THAT(r.summary.message, Catch::Contains("out of memory at op 2") && Catch::Contains("budget 1500 B"));
 }
@@ -104,6 +108,7 @@ TEST_CASE("fixed_buffer: evicts to disk what has no further forward use, reads i
                                       "policy: {allocator: os, swap: {mode: async, select: fixed_buffer}}\n",
                                       "test");
     const RunResult r = simulate(w, s);
+    test::check_golden_run("timelines/swap_budget/fixed_buffer", r);
     CHECK(r.summary.status == "ok");
     CHECK(r.summary.evictions == 2);
     CHECK(r.summary.bytes_written == 2000);

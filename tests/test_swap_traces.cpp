@@ -3,6 +3,7 @@
 
 #include "sim/scenario/scenario.h"
 #include "sim/simulation.h"
+#include "golden_support.h"
 #include "test_support.h"
 
 using namespace memsim;
@@ -29,6 +30,7 @@ TEST_CASE("async: the write of t0 overlaps op1 and op2 read queues behind the wr
     // op2 at 25 reads t0: queued behind write t1, 25.1-35.1; then t1 (on disk at 25.1): 35.1-35.2.
     // op2 runs 35.2-40.2: stall 10.2 ms.
     const RunResult r = run(overlap_trace(), "{swap: {mode: async}}");
+    test::check_golden_run("timelines/swap_traces/async_overlap", r);
     CHECK(r.summary.time_ms == Approx(40.2).epsilon(1e-12));
     CHECK(r.summary.stall_ms == Approx(10.2).epsilon(1e-12));
     CHECK(r.summary.bytes_written == 1010);
@@ -46,6 +48,7 @@ TEST_CASE("async: the write of t0 overlaps op1 and op2 read queues behind the wr
 TEST_CASE("sync: every swap is serialised with compute") {
     // op0 0-5, write t0 5-15, op1 15-35, write t1 35-35.1, read t0 35.1-45.1, read t1 45.1-45.2, op2 45.2-50.2.
     const RunResult r = run(overlap_trace(), "{swap: {mode: sync}}");
+    test::check_golden_run("timelines/swap_traces/sync", r);
     CHECK(r.summary.time_ms == Approx(50.2).epsilon(1e-12));
     CHECK(r.summary.stall_ms == Approx(20.2).epsilon(1e-12));
     // t0 is gone during op1: live there is t1 = 10; the peak is op0 + its write (1000),
@@ -57,6 +60,7 @@ TEST_CASE("semi_sync: the write of op0 runs alongside op1 and the backward read 
     // op0 0-5; write t0 5-15 alongside op1 5-25 (done before op2: no wait); write t1 25-25.1;
     // backward start waits for it, reads t0 25.1-35.1 and t1 35.1-35.2; op2 35.2-40.2.
     const RunResult r = run(overlap_trace(), "{swap: {mode: semi_sync}}");
+    test::check_golden_run("timelines/swap_traces/semi_sync", r);
     CHECK(r.summary.time_ms == Approx(40.2).epsilon(1e-12));
     CHECK(r.summary.stall_ms == Approx(10.2).epsilon(1e-12));
 }
@@ -83,12 +87,14 @@ TEST_CASE("async eager vs just_in_time: same time, JIT holds t0 back until it is
     // Writes: t0 1-11, t1 11-21, t2 32-32.1. op3 at 32 uses t2 in place (its write is still running).
     // eager at 32: reads t1 32.1-42.1 and t0 42.1-52.1; during op3 both are resident: 10+10+1000+1000.
     const RunResult eager = run(prefetch_trace(), "{swap: {mode: async, prefetch: eager}}");
+    test::check_golden_run("timelines/swap_traces/prefetch_eager", eager);
     CHECK(eager.summary.time_ms == Approx(94.0).epsilon(1e-12));
     CHECK(eager.summary.stall_ms == Approx(0.0).margin(1e-9));
     CHECK(eager.summary.live_peak_bytes == 2020);
     // just_in_time: t1 must go at 32 (issued at op4's start, 62, it would end at 72 > 62);
     // t0 waits until op5 starts (63): 63-73, before op6 needs it at 93. t1 is freed after op4.
     const RunResult jit = run(prefetch_trace(), "{swap: {mode: async, prefetch: just_in_time}}");
+    test::check_golden_run("timelines/swap_traces/prefetch_just_in_time", jit);
     CHECK(jit.summary.time_ms == Approx(94.0).epsilon(1e-12));
     CHECK(jit.summary.stall_ms == Approx(0.0).margin(1e-9));
     CHECK(jit.summary.live_peak_bytes == 2010);  // op0/op1 in forward: t0 + t1 + write in flight, then 1030 in backward
@@ -102,12 +108,14 @@ TEST_CASE("async eager vs just_in_time: same time, JIT holds t0 back until it is
 TEST_CASE("async lead_ops: a read issued one op ahead stalls when the disk is slower than compute") {
     // lead_ops 1: t1 is read at op3's start (op4 - 1), 32.1-42.1; t0 at op5's start (63), 63-73.
     const RunResult r = run(prefetch_trace(), "{swap: {mode: async, prefetch: {lead_ops: 1}}}");
+    test::check_golden_run("timelines/swap_traces/prefetch_lead_ops_1", r);
     CHECK(r.summary.time_ms == Approx(94.0).epsilon(1e-12));
 }
 
 // lead_ops 0: t1 is read when op4 needs it (62-72): 10 ms stall; t0 at op6 (83-93): 10 ms more.
 TEST_CASE("async lead_ops 0: each read is issued when its consumer starts") {
     const RunResult late = run(prefetch_trace(), "{swap: {mode: async, prefetch: {lead_ops: 0}}}");
+    test::check_golden_run("timelines/swap_traces/prefetch_lead_ops_0", late);
     CHECK(late.summary.time_ms == Approx(114.0).epsilon(1e-12));
     CHECK(late.summary.stall_ms == Approx(20.0).epsilon(1e-12));
 }
