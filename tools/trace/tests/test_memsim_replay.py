@@ -60,19 +60,23 @@ class ShippedResnet18(unittest.TestCase):
 
     def test_run_under_os_matches_info(self):
         with tempfile.TemporaryDirectory() as d:
-            done = memsim("run", "scenarios/traced_resnet18_b2.yaml", "-q", "--set", "policy.semantics=simulated",
-                          "--set", "platform.memory.budget_ratio=1.0", "--set", "policy.recompute.heuristic=none",
-                          "--out", d)
+            scenario = os.path.join(d, "os.yaml")
+            with open(scenario, "w") as f:
+                f.write(f"name: os\nworkload: {{dtr_log: {SHIPPED}}}\npolicy: {{allocator: os}}\n")
+            done = memsim("run", scenario, "-q", "--out", d)
             self.assertEqual(done.returncode, 0, done.stderr)
             with open(os.path.join(d, "summary.json")) as f:
                 summary = json.load(f)
         self.assertEqual(summary["status"], "ok")
         self.assertEqual(summary["peak_bytes"], self.meta["tracer_peak_bytes"])
+        self.assertEqual(summary["ops"], self.meta["ops"])
 
-    def test_dtr_at_50_to_90_percent_runs(self):
+    def test_dtr_at_60_to_90_percent_runs(self):
         """The optimizer's in-place updates of parameters are aliases of constants, not
-        new versions: under a budget nothing is allocated for them (docs/tracing.md)."""
-        for ratio in ("0.5", "0.6", "0.7", "0.8", "0.9"):
+        new versions: under a budget nothing is allocated for them (docs/tracing.md).
+        At batch 2 the constants are 36% of the peak: 50% runs out of memory in the last
+        layers' backward (docs/tracing.md), the larger batches of the docs do not."""
+        for ratio in ("0.6", "0.7", "0.8", "0.9"):
             with self.subTest(ratio=ratio), tempfile.TemporaryDirectory() as d:
                 done = memsim("run", "scenarios/traced_resnet18_b2.yaml", "-q", "--set",
                               f"platform.memory.budget_ratio={ratio}", "--out", d)
