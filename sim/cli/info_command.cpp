@@ -2,6 +2,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <cmath>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -17,6 +19,34 @@
 #include "sim/workload_info.h"
 
 namespace memsim::cli {
+
+namespace {
+
+// A log written by `memsim trace` has a sidecar LOG.meta.json (docs/tracing.md): show the
+// untraced iteration's wall time next to the sum of operator times, and the tracer's own
+// peak next to the replayed one.
+void add_trace_sidecar(nlohmann::json& info, const std::string& log_path) {
+    const std::string path = log_path + ".meta.json";
+    std::ifstream in(path);
+    if (!in) return;
+    nlohmann::json meta;
+    try {
+        meta = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw InputError(fmt::format("{}: malformed JSON: {}", path, e.what()));
+    }
+    for (const char* field : {"untraced_iteration_ns", "tracer_peak_bytes"})
+        if (!meta.contains(field) || !meta[field].is_number_integer() || meta[field].get<long long>() <= 0)
+            throw InputError(fmt::format("{}: field {} must be a positive integer, got {}", path, field,
+                                         meta.contains(field) ? meta[field].dump() : "nothing"));
+    const auto untraced = meta["untraced_iteration_ns"].get<long long>();
+    info["traced_untraced_iteration_ns"] = untraced;
+    info["traced_op_time_share"] =
+        std::round(info["baseline_compute_ns"].get<double>() / static_cast<double>(untraced) * 1000.0) / 1000.0;
+    info["traced_tracer_peak_bytes"] = meta["tracer_peak_bytes"];
+}
+
+}  // namespace
 
 void register_info_command(CLI::App& app) {
     struct Options {
@@ -51,6 +81,7 @@ void register_info_command(CLI::App& app) {
                 const ConstantTotals constants = constant_totals(log.workload);
                 info["constants"] = constants.count;
                 info["constant_bytes"] = constants.bytes;
+                add_trace_sidecar(info, opt->source.dtr_log);
             } else {
                 if (opt->source.batch <= 0) throw InputError("memsim info: --batch B is required with a profile folder");
                 info = workload_info(load_mnn_profile(opt->source.profile, opt->source.batch, opt->forward_end,

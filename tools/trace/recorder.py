@@ -1,0 +1,244 @@
+"""Records one training iteration as DTR log lines (docs/tracing.md, "What a log holds").
+
+A TorchDispatchMode sees every aten operator of the forward pass, the loss, the backward
+pass (on CPU the autograd engine runs it on the calling thread) and the optimizer step.
+Memory is tracked per storage, not per tensor: the recorder holds one reference to each
+storage it has seen (a torch.UntypedStorage) and reads the storage's reference count
+before every operator; a count of 1 means only the recorder still holds it, so every
+Python tensor, view and autograd saved tensor sharing it is gone, and all its names are
+RELEASEd there.
+"""
+import ctypes
+import time
+import weakref
+from typing import Dict, List, Optional
+
+import torch
+from torch.utils._pytree import tree_flatten
+from torch.utils._python_dispatch import TorchDispatchMode
+
+# c10::StorageImpl derives from c10::intrusive_ptr_target: a vtable pointer, then the
+# atomic strong reference count.
+_REFCOUNT_OFFSET = 8
+
+
+def _storage_refcount(cdata: int) -> int:
+    return ctypes.c_size_t.from_address(cdata + _REFCOUNT_OFFSET).value
+
+
+def _untyped_storage(t: torch.Tensor):
+    return t.storage()._storage
+
+
+class _Storage:
+    __slots__ = ("anchor", "nbytes", "names", "constant")
+
+    def __init__(self, anchor, constant: bool):
+        self.anchor = anchor
+        self.nbytes = anchor.nbytes()
+        self.names: List[str] = []
+        self.constant = constant
+
+
+# Operators that write arguments their schema does not mark as written: batch norm in
+# training mode updates running_mean and running_var (arguments 3 and 4) in place.
+_BATCH_NORMS = {"native_batch_norm", "cudnn_batch_norm", "miopen_batch_norm", "_batch_norm_impl_index"}
+
+
+def _written_arguments(func, args, kwargs) -> List[torch.Tensor]:
+    written = []
+    schema = func._schema
+    for i, a in enumerate(schema.arguments):
+        if a.alias_info is None or not a.alias_info.is_write:
+            continue
+        value = args[i] if i < len(args) else kwargs.get(a.name)
+        values = value if isinstance(value, (list, tuple)) else [value]
+        written.extend(v for v in values if isinstance(v, torch.Tensor))
+    if func.overloadpacket.__name__ in _BATCH_NORMS and len(args) > 5 and args[5] is True:
+        written.extend(v for v in args[3:5] if isinstance(v, torch.Tensor))
+    return written
+
+
+class Recorder(TorchDispatchMode):
+    """Emits log lines (dicts) for everything dispatched while active.
+
+    Operator lines carry "TIME" as the operator's index into `op_times`; the writer
+    replaces it with the median time over the timing passes.
+    """
+
+    def __init__(self, synchronize=None):
+        super().__init__()
+        self.lines: List[dict] = []
+        self.op_names: List[str] = []
+        self.op_times: List[int] = []
+        self._synchronize = synchronize
+        self._next_name = 0
+        self._names: Dict[int, tuple] = {}  # id(tensor) -> (weakref, name)
+        self._storages: Dict[int, _Storage] = {}  # StorageImpl address -> storage
+        self._storage_of_name: Dict[str, _Storage] = {}
+        self.live_bytes = 0
+        self.peak_bytes = 0  # the log's semantics (a MUTATE holds both versions during the op)
+        self.constant_count = 0
+        self.constant_bytes = 0
+        self.mutate_count = 0
+        self.backward_at: Optional[int] = None
+
+    # ---- names and storages -------------------------------------------------------
+    def _fresh_name(self) -> str:
+        name = f"x{self._next_name}"
+        self._next_name += 1
+        return name
+
+    def _bind(self, t: torch.Tensor, name: str, storage: _Storage):
+        self._names[id(t)] = (weakref.ref(t), name)
+        storage.names.append(name)
+        self._storage_of_name[name] = storage
+
+    def name_of(self, t: torch.Tensor) -> Optional[str]:
+        entry = self._names.get(id(t))
+        if entry is not None and entry[0]() is t:
+            return entry[1]
+        return None
+
+    def _storage(self, t: torch.Tensor) -> Optional[_Storage]:
+        return self._storages.get(_untyped_storage(t)._cdata)
+
+    def _new_storage(self, t: torch.Tensor, constant: bool) -> _Storage:
+        anchor = _untyped_storage(t)
+        storage = _Storage(anchor, constant)
+        self._storages[anchor._cdata] = storage
+        self.live_bytes += storage.nbytes
+        return storage
+
+    def declare_constant(self, t: torch.Tensor) -> str:
+        """CONSTANT + MEMORY for a tensor the iteration did not create (a COPY when its
+        storage is already known)."""
+        known = self.name_of(t)
+        if known is not None:
+            return known
+        storage = self._storage(t)
+        name = self._fresh_name()
+        if storage is not None:
+            self.lines.append({"INSTRUCTION": "COPY", "DST": name, "SRC": storage.names[-1]})
+        else:
+            storage = self._new_storage(t, constant=True)
+            self.lines.append({"INSTRUCTION": "CONSTANT", "NAME": name})
+            self.lines.append({"INSTRUCTION": "MEMORY", "NAME": name, "MEMORY": str(storage.nbytes)})
+            self.constant_count += 1
+            self.constant_bytes += storage.nbytes
+            self.peak_bytes = max(self.peak_bytes, self.live_bytes)
+        self._bind(t, name, storage)
+        return name
+
+    def _argument_name(self, t: torch.Tensor) -> str:
+        """The name of an operator argument; a tensor first seen here is either a new
+        view of a known storage (an autograd saved tensor unpacked, a view made below
+        the dispatcher: COPY of the storage's newest name) or a constant."""
+        return self.declare_constant(t)
+
+    def release_dead(self):
+        """RELEASE every name of each storage only the recorder still holds."""
+        dead = [key for key, s in self._storages.items() if _storage_refcount(key) == 1]
+        for key in dead:
+            storage = self._storages.pop(key)
+            for name in storage.names:
+                self.lines.append({"INSTRUCTION": "RELEASE", "NAME": name})
+                del self._storage_of_name[name]
+            self.live_bytes -= storage.nbytes
+            storage.anchor = None
+
+    def annotate(self, annotation: str):
+        self.lines.append({"INSTRUCTION": "ANNOTATE", "ANNOTATION": annotation})
+        if annotation == "BACKWARD" and self.backward_at is None:
+            self.backward_at = len(self.op_names)
+
+    # ---- operators ----------------------------------------------------------------
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        self.release_dead()
+        inputs = [t for t in tree_flatten((args, kwargs))[0] if isinstance(t, torch.Tensor)]
+        arg_names = [self._argument_name(t) for t in inputs]
+        if self._synchronize:
+            self._synchronize()
+        start = time.perf_counter_ns()
+        out = func(*args, **kwargs)
+        if self._synchronize:
+            self._synchronize()
+        elapsed = time.perf_counter_ns() - start
+        outputs = [t for t in tree_flatten(out)[0] if isinstance(t, torch.Tensor)]
+        written = _written_arguments(func, args, kwargs)
+        self._record(func.overloadpacket.__name__, inputs, arg_names, outputs, written)
+        self.op_times.append(elapsed)
+        return out
+
+    def _input_index(self, inputs, t: torch.Tensor) -> Optional[int]:
+        for i, a in enumerate(inputs):
+            if a is t:
+                return i
+        return None
+
+    def _record(self, op: str, inputs, arg_names, outputs, written):
+        index = len(self.op_names)
+        self.op_names.append(op)
+        written_ids = {id(w) for w in written}
+        # An in-place operator on a tensor that alone names its non-constant storage is a
+        # MUTATE (the published format's in-place operator: a new version of the same
+        # size, the old one released). Writes to constants (parameters, buffers,
+        # optimizer state) or to a storage other names share are a CALL whose result
+        # aliases the written argument: no new memory, as in place really is.
+        mutable = all(
+            not self._storage_of_name[self.name_of(w)].constant
+            and len(self._storage_of_name[self.name_of(w)].names) == 1
+            for w in written if self.name_of(w) is not None)
+        if written and mutable and all(id(o) in written_ids for o in outputs) and \
+                all(self.name_of(w) is not None for w in written):
+            mutated = sorted({self._input_index(inputs, w) for w in written})
+            self.lines.append({"INSTRUCTION": "MUTATE", "NAME": op, "ARGS": arg_names, "MUTATE": mutated,
+                               "TIME": index})
+            self.mutate_count += 1
+            extra = sum(self._storage_of_name[arg_names[k]].nbytes for k in mutated)
+            self.peak_bytes = max(self.peak_bytes, self.live_bytes + extra)
+            return
+        results = list(outputs) + [w for w in written if all(w is not o for o in outputs)]
+        call = {"INSTRUCTION": "CALL", "NAME": op, "ARGS": arg_names, "RESULT": [], "TIME": index}
+        self.lines.append(call)
+        for t in results:
+            name = self._fresh_name()
+            call["RESULT"].append(name)
+            storage = self._storage(t)
+            alias = -1
+            if storage is None:
+                storage = self._new_storage(t, constant=False)
+                memory = storage.nbytes
+            else:
+                memory = 0
+                for i, a in enumerate(inputs):
+                    if self._storage(a) is storage:
+                        alias = i
+                        break
+            self.lines.append({"INSTRUCTION": "MEMORY", "NAME": name, "MEMORY": str(memory)})
+            self.lines.append({"INSTRUCTION": "ALIAS", "NAME": name, "ALIAS": str(alias)})
+            self._bind(t, name, storage)
+        self.peak_bytes = max(self.peak_bytes, self.live_bytes)
+
+
+class OpTimer(TorchDispatchMode):
+    """A timing pass: operator names and times only, nothing else recorded."""
+
+    def __init__(self, synchronize=None):
+        super().__init__()
+        self.op_names: List[str] = []
+        self.op_times: List[int] = []
+        self._synchronize = synchronize
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        if self._synchronize:
+            self._synchronize()
+        start = time.perf_counter_ns()
+        out = func(*args, **kwargs)
+        if self._synchronize:
+            self._synchronize()
+        self.op_times.append(time.perf_counter_ns() - start)
+        self.op_names.append(func.overloadpacket.__name__)
+        return out
