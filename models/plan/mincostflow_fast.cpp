@@ -1,4 +1,4 @@
-#include "models/plan/mincostflow.h"
+#include "models/plan/mincostflow_fast.h"
 
 #include <algorithm>
 #include <deque>
@@ -119,7 +119,7 @@ struct Link {
 
 }  // namespace
 
-ObjectAssignment mincostflow(const std::vector<UsageRecord>& records) {
+ObjectAssignment mincostflow_fast(const std::vector<UsageRecord>& records) {
     const std::size_t n = records.size();
     std::vector<std::uint64_t> classes;
     for (const UsageRecord& r : records) classes.push_back(r.bytes);
@@ -213,7 +213,7 @@ ObjectAssignment mincostflow(const std::vector<UsageRecord>& records) {
                 for (; node != supply_at[c].end() && node->first <= time; ++node)
                     for (std::size_t j : supplies[node->second].records) free_units.push_back(j);
                 for (std::int64_t u = 0; u < net.flow(l->arc); ++u) {
-                    if (free_units.empty()) throw std::logic_error("mincostflow: a link carries more than its supply");
+                    if (free_units.empty()) throw std::logic_error("mincostflow_fast: a link carries more than its supply");
                     arriving[l->demand].push_back(free_units.front());
                     free_units.pop_front();
                 }
@@ -239,11 +239,11 @@ ObjectAssignment mincostflow(const std::vector<UsageRecord>& records) {
             const std::size_t k = class_of(records[i].bytes);
             for (; next_demand[k] != demand_at[k].end() && next_demand[k]->first <= records[i].first_op; ++next_demand[k])
                 for (std::size_t j : arriving[next_demand[k]->second]) in_chain[k].push_back(j);
-            if (in_chain[k].empty()) throw std::logic_error("mincostflow: flow reaches a tensor with nothing free");
+            if (in_chain[k].empty()) throw std::logic_error("mincostflow_fast: flow reaches a tensor with nothing free");
             const std::size_t j = in_chain[k].front();
             in_chain[k].pop_front();
             obj = a.object_ids[j];
-            if (obj == kNoRecord) throw std::logic_error("mincostflow: a tensor hands over before it has an object");
+            if (obj == kNoRecord) throw std::logic_error("mincostflow_fast: a tensor hands over before it has an object");
         }
         if (obj == kNoRecord) {
             obj = a.object_sizes.size();

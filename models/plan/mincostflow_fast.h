@@ -1,9 +1,11 @@
-// `mincostflow` (SPEC section 3, TensorFlow Lite's formulation): tensor j can hand its
+// `mincostflow_fast` (SPEC section 3, TensorFlow Lite's formulation): tensor j can hand its
 // object to a later tensor i whose interval starts after j's ends, at cost
 // max(0, size_i - size_j) (the growth), or i opens a new object at cost size_i. A
 // min-cost max-flow (Boost.Graph: push-relabel over the zero-cost edges,
 // then successive shortest paths from that flow) picks the hand-overs;
-// each chain of hand-overs is one object, sized by its largest tenant.
+// each chain of hand-overs is one object, sized by its largest tenant. It reaches the
+// optimal flow cost of TFLite's network, but among assignments of equal cost it picks
+// its own (TFLite's exact choice: mincostflow_tflite.h).
 //
 // The network is TFLite's with both sides merged without changing its optimum:
 //  * supply: the tensors of one size that become free at the same op form one supply
@@ -26,6 +28,6 @@
 
 namespace memsim::plan {
 
-ObjectAssignment mincostflow(const std::vector<UsageRecord>& records);
+ObjectAssignment mincostflow_fast(const std::vector<UsageRecord>& records);
 
 }  // namespace memsim::plan
