@@ -106,3 +106,15 @@ TEST_CASE("cli: info says how many copies rule 3 looked through") {
     CHECK_FALSE(json::parse(run_memsim("info examples/mlp --batch 4 --forward-end 20 --json").out)
                     .contains("forward_end_via_copies"));
 }
+
+TEST_CASE("shared: the shared profiles read their prediction directly (no copies looked through)") {
+    // MobilenetV2: op 1438 reads the Softmax output 1436 and the junction's output 1437
+    // themselves. Squeezenet: nothing after the junction (op 119) reads both, even
+    // through copies, so it stays the gradient seed.
+    const ForwardEndGuess mobilenet = infer_forward_end(load_mnn_profile(MEMSIM_SHARED_DIR "/profiles/MobilenetV2", 4));
+    CHECK(mobilenet.forward_end == 1438);
+    CHECK(mobilenet.copies_looked_through == 0);
+    const ForwardEndGuess squeezenet = infer_forward_end(load_mnn_profile(MEMSIM_SHARED_DIR "/profiles/Squeezenet", 4));
+    CHECK(squeezenet.forward_end == 119);
+    CHECK(squeezenet.copies_looked_through == 0);
+}
