@@ -22,6 +22,8 @@ struct ObjectAssignment {
     // Per record: the record whose object it took in place (MXNet), else kNoRecord.
     // That pair is alive together at one op on purpose: the op writes over its input.
     std::vector<std::size_t> inplace_parent;
+    // How the planner got there when it chose between variants (mincostflow), else empty.
+    std::string note;
 };
 
 // One arena; a tensor occupies [offset, offset + size).

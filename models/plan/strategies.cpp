@@ -11,6 +11,7 @@
 #include "models/plan/greedy_by_size.h"
 #include "models/plan/greedy_in_order.h"
 #include "models/plan/mincostflow.h"
+#include "models/plan/mincostflow_fast.h"
 #include "models/plan/mxnet.h"
 #include "models/plan/naive.h"
 #include "models/plan/objects_to_offsets.h"
@@ -27,7 +28,8 @@ const std::vector<StrategyInfo>& strategies() {
         {"greedy_by_breadth", PlanKind::Objects, "operators by breadth, tensors by size, best-fitting object"},
         {"greedy_by_size", PlanKind::Objects, "positional maximums, then the closest compatible object"},
         {"greedy_best", PlanKind::Objects, "the better of greedy_by_size and greedy_by_breadth"},
-        {"mincostflow", PlanKind::Objects, "min-cost flow over object hand-overs"},
+        {"mincostflow", PlanKind::Objects, "TFLite's min-cost flow, its exact ids (mincostflow_fast above 512 records)"},
+        {"mincostflow_fast", PlanKind::Objects, "min-cost flow over object hand-overs on a merged network"},
         {"mxnet", PlanKind::Objects, "MXNet: in-place reuse, then free blocks within match_range 16"},
         {"greedy_by_size_offsets", PlanKind::Offsets, "one arena, by size into the smallest gap"},
         {"peer_heuristic", PlanKind::Offsets, "the reference code's per-operator best-fit gap planner"},
@@ -70,6 +72,7 @@ Plan make_plan(const std::string& name, const std::vector<UsageRecord>& records,
         else if (name == "greedy_by_size") plan.objects = greedy_by_size_objects(records);
         else if (name == "greedy_best") plan.objects = greedy_best(records);
         else if (name == "mincostflow") plan.objects = mincostflow(records);
+        else if (name == "mincostflow_fast") plan.objects = mincostflow_fast(records);
         else if (name == "mxnet") plan.objects = mxnet(records);
         plan.offsets = objects_to_offsets(plan.objects, options.align);
         plan.total = plan.objects.total;

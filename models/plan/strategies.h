@@ -1,7 +1,7 @@
 // Name -> static planner (SPEC section 3). Object planners answer objects (laid end to
 // end by objects_to_offsets when offsets are wanted); offset planners answer offsets.
 //   objects: naive, equality, greedy_in_order, greedy_by_breadth, greedy_by_size,
-//            greedy_best, mincostflow, mxnet
+//            greedy_best, mincostflow, mincostflow_fast, mxnet
 //   offsets: greedy_by_size_offsets (TFLite's offsets greedy_by_size), peer_heuristic,
 //            peer_heuristic_python, best_offsets
 #pragma once

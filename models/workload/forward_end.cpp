@@ -6,6 +6,18 @@ namespace memsim {
 
 namespace {
 
+// Two chains of single-input producers (a tensor, its producer's input, ...) that end
+// alike meet at their first common tensor: the copies between the two tensors are the
+// steps from each to it. -1 when the chains end differently.
+int copies_between(const std::vector<TensorId>& a, const std::vector<TensorId>& b) {
+    if (a.back() != b.back()) return -1;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const auto it = std::find(b.begin(), b.end(), a[i]);
+        if (it != b.end()) return static_cast<int>(i + static_cast<std::size_t>(it - b.begin()));
+    }
+    return -1;
+}
+
 bool ends_with(const std::string& s, const std::string& suffix) {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
@@ -68,21 +80,43 @@ ForwardEndGuess infer_forward_end(const Workload& w) {
     }
     if (junction < 0) return by_live_bytes(w);
 
-    const auto& junction_outputs = w.ops[junction].outputs;
-    bool read_again = false;
-    for (int i = junction + 1; i < n && !read_again; ++i) {
-        const auto& in = w.ops[i].inputs;
-        const bool reads_prediction = std::find(in.begin(), in.end(), prediction) != in.end();
-        const bool reads_junction = std::any_of(in.begin(), in.end(), [&](TensorId t) {
-            return std::find(junction_outputs.begin(), junction_outputs.end(), t) != junction_outputs.end();
-        });
-        read_again = reads_prediction && reads_junction;
+    // A tensor stands for what it copies: each compared tensor is resolved through its
+    // chain of single-input producers (layout copies such as MNN's Rasters around the
+    // loss), whatever their op type; two tensors match when their chains end alike.
+    const auto chain = [&w, n](TensorId t) {
+        std::vector<TensorId> c{t};
+        for (int p = w.tensors[t].producer; p != kNoOp && w.ops[p].inputs.size() == 1 && static_cast<int>(c.size()) <= n;
+             p = w.tensors[c.back()].producer)
+            c.push_back(w.ops[p].inputs.front());
+        return c;
+    };
+    const std::vector<TensorId> prediction_chain = chain(prediction);
+    std::vector<std::vector<TensorId>> junction_chains;
+    for (TensorId t : w.ops[junction].outputs) junction_chains.push_back(chain(t));
+    int reader = -1, copies = 0;
+    for (int i = junction + 1; i < n && reader < 0; ++i) {
+        int prediction_copies = -1, junction_copies = -1;
+        for (TensorId t : w.ops[i].inputs) {
+            const std::vector<TensorId> c = chain(t);
+            if (prediction_copies < 0) prediction_copies = copies_between(c, prediction_chain);
+            for (const auto& out : junction_chains)
+                if (junction_copies < 0) junction_copies = copies_between(c, out);
+        }
+        if (prediction_copies >= 0 && junction_copies >= 0) {
+            reader = i;
+            copies = prediction_copies + junction_copies;
+        }
     }
+    const bool read_again = reader >= 0;
     const int fe = read_again ? junction + 1 : junction;
+    std::string why = "it is the gradient seed, so the backward pass starts there";
+    if (read_again && copies == 0) why = "it computes the loss, so the forward pass ends after it";
+    if (read_again && copies > 0)
+        why = "it computes the loss (op " + std::to_string(reader) + " reads the prediction and its output through " +
+              std::to_string(copies) + " single-input copies), so the forward pass ends after it";
     return {fe, "inferred: loss junction at op " + std::to_string(junction) + " (" + w.ops[junction].name +
-                    ") reads the label and the prediction (tensor " + w.tensors[prediction].name + "); " +
-                    (read_again ? "it computes the loss, so the forward pass ends after it"
-                                : "it is the gradient seed, so the backward pass starts there")};
+                    ") reads the label and the prediction (tensor " + w.tensors[prediction].name + "); " + why,
+            copies};
 }
 
 }  // namespace memsim

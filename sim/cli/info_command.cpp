@@ -11,6 +11,7 @@
 #include "models/alloc/os_allocator.h"
 #include "models/alloc/pool_allocator.h"
 #include "models/workload/dtr_log.h"
+#include "models/workload/forward_end.h"
 #include "models/workload/mnn_profile.h"
 #include "models/workload/replay.h"
 #include "models/workload/input_error.h"
@@ -84,9 +85,11 @@ void register_info_command(CLI::App& app) {
                 add_trace_sidecar(info, opt->source.dtr_log);
             } else {
                 if (opt->source.batch <= 0) throw InputError("memsim info: --batch B is required with a profile folder");
-                info = workload_info(load_mnn_profile(opt->source.profile, opt->source.batch, opt->forward_end,
-                                                      opt->costs == "linear_fit" ? CostModel::LinearFit : CostModel::Measured),
-                                     parse_rate_bytes_per_s(opt->disk_bandwidth));
+                const Workload w = load_mnn_profile(opt->source.profile, opt->source.batch, opt->forward_end,
+                                                    opt->costs == "linear_fit" ? CostModel::LinearFit : CostModel::Measured);
+                info = workload_info(w, parse_rate_bytes_per_s(opt->disk_bandwidth));
+                // Rule 3 of docs/workloads.md: how many layout copies it looked through.
+                if (!opt->forward_end) info["forward_end_via_copies"] = infer_forward_end(w).copies_looked_through;
             }
             if (opt->json) {
                 std::cout << info.dump(2) << "\n";

@@ -102,6 +102,7 @@ void print_records_plan(const std::string& file, const std::string& strategy, bo
         out["object_sizes"] = p.objects.object_sizes;
         out["total"] = p.objects.total;
     }
+    if (!p.objects.note.empty()) out["note"] = p.objects.note;
     std::cout << out.dump() << "\n";
 }
 
@@ -127,6 +128,7 @@ void print_table(const Workload& w, const std::string& strategy, std::uint64_t a
                                  "time_ms");
     }
     double total_ms = 0;
+    std::vector<std::string> notes;  // printed under the table
     for (const std::string& name : names) {
         const auto t0 = std::chrono::steady_clock::now();
         const plan::Plan p = plan::make_plan(name, records, options, /*validate=*/false);
@@ -142,9 +144,11 @@ void print_table(const Workload& w, const std::string& strategy, std::uint64_t a
             row["ratio_to_bound"] = to_bound;
             row["ratio_to_pool"] = to_pool;
             row["time_ms"] = ms;
+            if (!p.objects.note.empty()) row["note"] = p.objects.note;
             rows.push_back(row);
         } else {
             std::cout << fmt::format("{:<24} {:>14} {:>9.4f} {:>9.4f} {:>10.2f}\n", name, p.total, to_bound, to_pool, ms);
+            if (!p.objects.note.empty()) notes.push_back(p.objects.note);
         }
     }
     if (json) {
@@ -158,6 +162,7 @@ void print_table(const Workload& w, const std::string& strategy, std::uint64_t a
         std::cout << out.dump(2) << "\n";
     } else {
         std::cout << fmt::format("{:<24} {:>14} {:>9} {:>9} {:>10.2f}\n", "(planning time total)", "", "", "", total_ms);
+        for (const std::string& note : notes) std::cout << "note: " << note << "\n";
     }
 }
 

@@ -325,7 +325,7 @@ TEST_CASE("planners: best_offsets reaches the bound on the hand sets") {
 
 TEST_CASE("planners: dispatcher names and kinds and unknown strategies") {
     CHECK(strategy_names() == std::vector<std::string>{"naive", "equality", "greedy_in_order", "greedy_by_breadth",
-                                                       "greedy_by_size", "greedy_best", "mincostflow", "mxnet",
+                                                       "greedy_by_size", "greedy_best", "mincostflow", "mincostflow_fast", "mxnet",
                                                        "greedy_by_size_offsets", "peer_heuristic", "peer_heuristic_python",
                                                        "best_offsets"});
     CHECK(strategy_info("mxnet").kind == PlanKind::Objects);
