@@ -26,9 +26,9 @@ EventLog small_log() {
     EventLog log;
     log.add({lane::kCompute, 0.0, 2.0, 0, "conv1", {1, 2}, 4096});
     log.add({lane::kCompute, 2.0, 5.0, 1, "relu1", {2, 3}, 4096});
-    log.add({lane::kDiskWrite, 2.0, 4.0, 0, "swap out t2", {2}, 4096});
-    log.add({lane::kStall, 5.0, 6.0, 2, "wait for t2", {2}, 0});
-    log.add({lane::kDiskRead, 4.5, 6.0, 2, "swap in t2", {2}, 4096});
+    log.add({lane::kDiskWrite, 2.0, 4.0, 0, "t2", {2}, 4096});
+    log.add({lane::kStall, 5.0, 6.0, 2, "waiting for a swap-in", {2}, 0});
+    log.add({lane::kDiskRead, 4.5, 6.0, 2, "t2", {2}, 4096});
     log.add({lane::kCompute, 6.0, 8.0, 2, "relu1_grad", {2, 3}, 4096});
     log.add({lane::kRecompute, 8.0, 9.0, 3, "conv1 (again)", {2}, 4096});
     log.add({lane::kCompute, 9.0, 10.0, 3, "conv1_grad", {1, 2}, 4096});
@@ -158,9 +158,11 @@ TEST_CASE("gantt.html in headless Chromium: hover tooltips, wheel zoom, drag pan
     const std::string dom = run_chromium(dir / "probe.html", "--dump-dom", dir);
     REQUIRE(dom.find("<pre id=\"probe\">") != std::string::npos);
     INFO(dom.substr(dom.find("<pre id=\"probe\">")));
-    // The disk write bar: its label, lane, operator, tensors, bytes, start and duration.
+    // The disk write bar: its label, lane, operator, tensors, bytes, start and duration, and
+    // the tensor's journey (without the workload the tooltip names it by id).
     CHECK(probe_line(dom, "bar tip") ==
-          "bar tip [block] swap out t2 | disk write   op 0 | tensors 2 | 4.00 KiB (4096 B) | start 2 ms   duration 2 ms");
+          "bar tip [block] swap out tensor t2 (4.00 KiB) | disk write   op 0 | tensors 2 | 4.00 KiB (4096 B) | "
+          "start 2 ms   duration 2 ms | tensor #2: written at 2 ms; read at 4.5 ms; 1 stall(s), 1 ms; recomputed 1x");
     // The memory panel at 2.5 ms: the sample taken at 2 ms.
     CHECK_THAT(probe_line(dom, "memory tip"), Catch::StartsWith("memory tip t = 2.5") &&
                                                   Catch::EndsWith("in use 12.00 KiB | live 12.00 KiB"));
