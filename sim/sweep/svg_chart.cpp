@@ -90,16 +90,16 @@ std::string render_svg(const Chart& c) {
     double gap = kPlotW;
     for (std::size_t i = 1; i < xticks.size(); ++i) gap = std::min(gap, std::fabs(X(xticks[i].first) - X(xticks[i - 1].first)));
     const auto chars = static_cast<std::size_t>(std::max(0.0, gap / (kTickFont * 0.64) - 1));
-    // Turned when a label would have to break inside a word (split at spaces only).
+    // Upright when a label would have to break inside a word (words end at spaces and
+    // after ',', '=' and '/', where wrap_text breaks).
     bool turned = chars < 7;
     for (const auto& [x, label] : xticks) {
         std::size_t word = 0;
         for (char ch : label + " ") {
-            if (ch == ' ') {
+            if (!is_continuation_byte(ch) && ch != ' ') ++word;
+            if (ch == ' ' || ch == ',' || ch == '=' || ch == '/') {
                 turned = turned || word > chars;
                 word = 0;
-            } else if (!is_continuation_byte(ch)) {
-                ++word;
             }
         }
     }
@@ -134,7 +134,7 @@ std::string render_svg(const Chart& c) {
     for (std::size_t g = 0; g < groups.size(); ++g) {
         std::string names;
         for (std::size_t si : groups[g]) names += (names.empty() ? "" : "; ") + c.series[si].name;
-        entries.push_back({wrap_text(fmt::format("{} points: {}", groups[g].size(), names), kLegendChars), "group" + group_letter(g)});
+        entries.push_back({wrap_text("shared by " + names, kLegendChars), "group" + group_letter(g)});
     }
     if (c.reference_y) entries.push_back({wrap_text(c.reference_label, kLegendChars), "reference"});
     if (c.front.size() > 1) entries.push_back({{"Pareto front"}, "front"});
