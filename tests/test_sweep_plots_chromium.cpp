@@ -145,3 +145,26 @@ TEST_CASE("sweep plot chromium: the Pareto plot of budget_tradeoff merges shared
         CHECK(count_matches(read_file(dir / plot), std::regex("class=\"reference\"")) == 1);
     }
 }
+
+TEST_CASE("sweep plot chromium: scripts/plots_to_png.sh renders every plot at twice its size") {
+    const fs::path dir = fresh_dir("sweep_plot_png");
+    Chart chart;
+    chart.title = "png";
+    chart.series.push_back({"one", {{1, 2, "a"}, {2, 3, "b"}}, true});
+    const std::string svg = render_svg(chart);
+    std::ofstream(dir / "plot_one.svg") << svg;
+    std::ofstream(dir / "plot_two.svg") << svg;
+    std::smatch size;
+    REQUIRE(std::regex_search(svg, size, std::regex("width=\"(\\d+)\" height=\"(\\d+)\"")));
+    const int status = std::system(fmt::format("scripts/plots_to_png.sh '{}' 2 >'{}' 2>&1", dir.string(), (dir / "log.txt").string()).c_str());
+    INFO(read_file(dir / "log.txt"));
+    REQUIRE(status == 0);
+    for (const char* png : {"plot_one.png", "plot_two.png"}) {
+        INFO(png);
+        REQUIRE(fs::exists(dir / png));
+        const PixelStats stats = png_pixel_stats(slurp(dir / png));
+        CHECK(stats.width == 2 * static_cast<std::uint32_t>(std::stoi(size[1])));
+        CHECK(stats.height == 2 * static_cast<std::uint32_t>(std::stoi(size[2])));
+        CHECK(stats.count(0x4e79a7) > 100);  // the series' colour: the line and markers are drawn
+    }
+}
