@@ -174,3 +174,38 @@ TEST_CASE("gantt.html in headless Chromium: hover tooltips, wheel zoom, drag pan
     CHECK(probe_line(dom, "drag") == "drag showing 2 ms \u2013 10 ms of 10 ms");
     CHECK(probe_line(dom, "dblclick") == "dblclick showing 0 \u2013 10 ms of 10 ms");
 }
+
+TEST_CASE("gantt.html with memory by kind stays one readable file for 10k operators and 10k I/Os") {
+    // 10,000 operators each producing one tensor (the first half forward); every other one
+    // is written out and read back: 10,000 I/Os, 20,000+ residency changes.
+    constexpr int kOps = 10000;
+    Workload w;
+    w.name = "large";
+    w.forward_end = kOps / 2;
+    EventLog log;
+    double t = 0;
+    for (int op = 0; op < kOps; ++op) {
+        w.tensors.push_back({fmt::format("t{}", op), 1000, op});
+        w.ops.push_back({fmt::format("op{}", op), 0.5, {}, {op}, {}, {}, {}});
+        log.resident(t, op, true);
+        log.add({lane::kCompute, t, t + 0.5, op, w.ops.back().name, {op}, 0});
+        if (op % 2 == 0) {
+            log.add({lane::kDiskWrite, t + 0.1, t + 0.2, op, w.tensors.back().name, {op}, 1000});
+            log.resident(t + 0.2, op, false);
+            log.resident(t + 0.3, op, true);
+            log.add({lane::kDiskRead, t + 0.3, t + 0.4, op, w.tensors.back().name, {op}, 1000});
+        }
+        if (op >= 100) log.resident(t + 0.45, op - 100, false);
+        log.sample(t, 100000, 100000);
+        t += 0.5;
+    }
+    log.forward_end_ms = t / 2;
+    const fs::path dir = fresh_dir("memsim_test_gantt_large_kinds");
+    write_gantt_html(log, Summary{}, RunHeader{"large", {}}, &w, (dir / "gantt.html").string());
+    CHECK(fs::file_size(dir / "gantt.html") < 4'000'000);
+    const std::string dom = run_chromium(dir / "gantt.html", "--dump-dom", dir);
+    CHECK(count_matches(dom, std::regex("class=\"kind-area\"")) == 4);  // activations, gradients, to disk, from disk
+    const int bars = count_matches(dom, std::regex("class=\"bar\"")), merged = count_matches(dom, std::regex("class=\"agg\""));
+    CHECK(merged > 0);
+    CHECK(bars + merged < 6000);
+}
