@@ -27,7 +27,7 @@ mkdir -p "$(dirname "$png")"
 # --virtual-time-budget lets the page's script draw before the screenshot is taken.
 "$chromium" --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking \
   --disable-component-update --disable-sync --disable-dev-shm-usage --hide-scrollbars --user-data-dir="$work/profile" \
-  --virtual-time-budget=5000 --window-size=1400,510 --screenshot="$(realpath -m "$png")" \
+  --virtual-time-budget=5000 --window-size=1400,600 --screenshot="$(realpath -m "$png")" \
   "file://$work/run/gantt.html" >/dev/null 2>"$work/chromium.err" \
   || { cat "$work/chromium.err" >&2; exit 1; }
 [ -s "$png" ] || { echo "gantt_screenshot.sh: chromium wrote no $png" >&2; cat "$work/chromium.err" >&2; exit 1; }

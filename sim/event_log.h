@@ -18,6 +18,13 @@ inline constexpr const char* kDiskRead = "disk_read";
 inline constexpr const char* kStall = "stall";
 }  // namespace lane
 
+// Instant events (no duration): a decision the memory manager took at one moment.
+namespace mark {
+inline constexpr const char* kEvictToDisk = "evict_to_disk";  // a tensor chosen to leave memory through a write
+inline constexpr const char* kDrop = "drop";                  // a tensor freed to be recomputed later
+inline constexpr const char* kCancelWrite = "cancel_write";   // a queued swap-out dropped: its tensor was needed
+}  // namespace mark
+
 struct Activity {
     std::string lane;        // one of lane::k*, or any new kind
     double start_ms = 0.0;
@@ -26,6 +33,25 @@ struct Activity {
     std::string label;       // operator name, or a short description
     std::vector<int> tensors;
     std::uint64_t bytes = 0;
+    // The tensor the activity is for when `tensors` does not say it alone: the one a
+    // stall waits for, the one a recomputation was started to regenerate (-1: unknown).
+    int for_tensor = -1;
+};
+
+struct Mark {
+    std::string kind;  // one of mark::k*, or any new kind
+    double time_ms = 0.0;
+    int op = -1;       // operator running or about to run (-1: none)
+    int tensor = -1;
+    std::uint64_t bytes = 0;
+};
+
+// A tensor's memory taken (resident = true) or given back: with the workload's tensor
+// kinds this gives memory by kind (weights, activations, gradients, scratch, in flight).
+struct ResidencyChange {
+    double time_ms = 0.0;
+    int tensor = -1;
+    bool resident = false;
 };
 
 struct MemorySample {
@@ -39,8 +65,14 @@ struct EventLog {
     std::vector<MemorySample> memory;
     std::optional<std::uint64_t> budget_bytes;
     double forward_end_ms = -1.0;  // when the forward pass ended (-1: unknown)
+    std::vector<Mark> marks;                // in log order
+    std::vector<ResidencyChange> residency; // in log order; empty when the engine does not record it
 
     void add(Activity a) { activities.push_back(std::move(a)); }
+    void mark(std::string kind, double time_ms, int op, int tensor, std::uint64_t bytes) {
+        marks.push_back({std::move(kind), time_ms, op, tensor, bytes});
+    }
+    void resident(double time_ms, int tensor, bool is_resident) { residency.push_back({time_ms, tensor, is_resident}); }
     void sample(double time_ms, std::uint64_t in_use, std::uint64_t live) {
         // Every change is kept (several per instant too): the curve must show transient peaks.
         if (!memory.empty() && memory.back().bytes_in_use == in_use && memory.back().live_bytes == live) return;

@@ -5,6 +5,7 @@
 #include <map>
 #include <numeric>
 
+#include "sim/output/activity_labels.h"
 #include "sim/output/lanes.h"
 #include "sim/output/text_format.h"
 
@@ -32,7 +33,8 @@ nlohmann::json counter(const char* name, double time_ms, std::uint64_t bytes) {
 
 }  // namespace
 
-nlohmann::json chrome_trace(const EventLog& log) {
+nlohmann::json chrome_trace(const EventLog& log, const Workload* workload) {
+    const TensorNames names(workload);
     nlohmann::json events = nlohmann::json::array();
     events.push_back(metadata("process_name", kCounterTid, {{"name", "memsim"}}));
 
@@ -76,7 +78,7 @@ nlohmann::json chrome_trace(const EventLog& log) {
         const double start_us = to_us(a.start_ms);
         const double dur_us = std::max(0.0, to_us(a.end_ms) - start_us);
         events.push_back({{"ph", "X"},
-                          {"name", a.label.empty() ? a.lane : a.label},
+                          {"name", a.label.empty() && a.tensors.empty() ? a.lane : activity_label(a, names)},
                           {"cat", a.lane},
                           {"pid", kPid},
                           {"tid", first_tid_of_lane.at(a.lane) + static_cast<int>(track_of[index])},
@@ -114,8 +116,8 @@ nlohmann::json chrome_trace(const EventLog& log) {
     return {{"traceEvents", std::move(events)}, {"displayTimeUnit", "ms"}};
 }
 
-void write_chrome_trace(const EventLog& log, const std::string& path) {
-    write_text_file(path, chrome_trace(log).dump() + "\n");
+void write_chrome_trace(const EventLog& log, const std::string& path, const Workload* workload) {
+    write_text_file(path, chrome_trace(log, workload).dump() + "\n");
 }
 
 }  // namespace memsim

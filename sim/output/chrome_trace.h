@@ -13,11 +13,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/workload/workload.h"
 #include "sim/event_log.h"
 
 namespace memsim {
 
-nlohmann::json chrome_trace(const EventLog& log);
-void write_chrome_trace(const EventLog& log, const std::string& path);
+// Event names are the labels of events.csv (activity_labels.h); `workload` names tensors.
+nlohmann::json chrome_trace(const EventLog& log, const Workload* workload = nullptr);
+void write_chrome_trace(const EventLog& log, const std::string& path, const Workload* workload = nullptr);
 
 }  // namespace memsim

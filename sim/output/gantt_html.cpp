@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "sim/output/activity_labels.h"
 #include "sim/output/gantt_page.h"
 #include "sim/output/lanes.h"
+#include "sim/output/memory_kinds.h"
 #include "sim/output/text_format.h"
 
 namespace memsim {
@@ -46,7 +49,22 @@ double round_ns(double ms) {
 }
 
 // The data the page's script draws from; strings are de-duplicated into a label table.
-nlohmann::json page_data(const EventLog& log) {
+struct MarkStyle {
+    const char* color;
+    const char* shape;  // triangle | diamond | cross
+};
+MarkStyle mark_style(const std::string& kind) {
+    if (kind == mark::kEvictToDisk) return {"#c03a3c", "triangle"};
+    if (kind == mark::kDrop) return {"#d37215", "diamond"};
+    if (kind == mark::kCancelWrite) return {"#555555", "cross"};
+    return {"#7b4f9d", "diamond"};
+}
+
+// Fills of memory by kind: pale, so the in-use, live and budget lines stay readable on top.
+const char* const kKindColors[kMemoryKinds] = {"#c9c3bf", "#a0cbe8", "#ffbe7d", "#d4a6c8", "#ff9d9a", "#8cd17d"};
+
+nlohmann::json page_data(const EventLog& log, const Workload* workload) {
+    const TensorNames names(workload);
     const std::vector<std::string> lanes = ordered_lanes(log);
     std::map<std::string, int> lane_index;
     nlohmann::json lane_list = nlohmann::json::array();
@@ -62,14 +80,65 @@ nlohmann::json page_data(const EventLog& log) {
     nlohmann::json labels = nlohmann::json::array();
     nlohmann::json activities = nlohmann::json::array();
     double end_ms = std::max(0.0, log.forward_end_ms);
-    for (const Activity& a : log.activities) {
-        const std::string label = a.label.empty() ? a.lane : a.label;
+    auto label_id = [&](const std::string& label) {
         auto [it, inserted] = label_index.emplace(label, static_cast<int>(labels.size()));
         if (inserted) labels.push_back(label);
-        activities.push_back({lane_index.at(a.lane), round_ns(a.start_ms), round_ns(a.end_ms), a.op, it->second,
-                              join_ints(a.tensors, ' '), a.bytes});
+        return it->second;
+    };
+    std::map<int, std::string> tensor_names;  // every tensor a tooltip may name
+    auto named = [&](int t) {
+        if (t >= 0 && workload) tensor_names.emplace(t, names(t));
+    };
+    for (const Activity& a : log.activities) {
+        const std::string label = activity_label(a, names);
+        activities.push_back({lane_index.at(a.lane), round_ns(a.start_ms), round_ns(a.end_ms), a.op,
+                              label_id(label.empty() ? a.lane : label), join_ints(a.tensors, ' '), a.bytes, a.for_tensor});
         end_ms = std::max(end_ms, a.end_ms);
+        for (int t : a.tensors) named(t);
+        named(a.for_tensor);
     }
+    // Instant events: known kinds in a fixed order, then new ones by name.
+    std::vector<std::string> mark_kinds;
+    for (const char* known : {mark::kEvictToDisk, mark::kDrop, mark::kCancelWrite})
+        if (std::any_of(log.marks.begin(), log.marks.end(), [&](const Mark& m) { return m.kind == known; })) mark_kinds.emplace_back(known);
+    std::set<std::string> other_kinds;
+    for (const Mark& m : log.marks)
+        if (std::find(mark_kinds.begin(), mark_kinds.end(), m.kind) == mark_kinds.end()) other_kinds.insert(m.kind);
+    mark_kinds.insert(mark_kinds.end(), other_kinds.begin(), other_kinds.end());
+    nlohmann::json kind_list = nlohmann::json::array(), marks = nlohmann::json::array();
+    for (const std::string& kind : mark_kinds) {
+        const MarkStyle style = mark_style(kind);
+        kind_list.push_back({{"id", kind}, {"name", mark_display_name(kind)}, {"color", style.color}, {"shape", style.shape}});
+    }
+    for (const Mark& m : log.marks) {
+        const auto kind = std::find(mark_kinds.begin(), mark_kinds.end(), m.kind) - mark_kinds.begin();
+        marks.push_back({kind, round_ns(m.time_ms), m.op, m.tensor, m.bytes, label_id(mark_label(m, names))});
+        end_ms = std::max(end_ms, m.time_ms);
+        named(m.tensor);
+    }
+    nlohmann::json kinds = nullptr;
+    if (workload) {
+        const std::vector<MemoryByKindRow> rows = memory_by_kind(log, *workload);
+        // Only the kinds the run had, bottom of the stack first.
+        std::vector<std::size_t> used;
+        for (std::size_t k = 0; k < kMemoryKinds; ++k)
+            if (std::any_of(rows.begin(), rows.end(), [&](const MemoryByKindRow& r) { return r.bytes[k] > 0; })) used.push_back(k);
+        if (!used.empty()) {
+            kinds = {{"names", nlohmann::json::array()}, {"colors", nlohmann::json::array()}, {"rows", nlohmann::json::array()}};
+            for (std::size_t k : used) {
+                kinds["names"].push_back(memory_kind_name(static_cast<MemoryKind>(k)));
+                kinds["colors"].push_back(kKindColors[k]);
+            }
+            for (const MemoryByKindRow& r : rows) {
+                nlohmann::json row = {round_ns(r.time_ms)};
+                for (std::size_t k : used) row.push_back(r.bytes[k]);
+                kinds["rows"].push_back(std::move(row));
+                end_ms = std::max(end_ms, r.time_ms);
+            }
+        }
+    }
+    nlohmann::json name_table = nlohmann::json::object();
+    for (const auto& [t, name] : tensor_names) name_table[std::to_string(t)] = name;
     std::vector<MemorySample> samples = log.memory;
     std::stable_sort(samples.begin(), samples.end(),
                      [](const MemorySample& a, const MemorySample& b) { return a.time_ms < b.time_ms; });
@@ -81,7 +150,11 @@ nlohmann::json page_data(const EventLog& log) {
     return {{"lanes", lane_list},
             {"labels", labels},
             {"activities", activities},
+            {"mark_kinds", kind_list},
+            {"marks", marks},
             {"memory", memory},
+            {"kinds", kinds},
+            {"tensor_names", name_table},
             {"budget_bytes", log.budget_bytes ? nlohmann::json(*log.budget_bytes) : nlohmann::json(nullptr)},
             {"forward_end_ms", log.forward_end_ms >= 0 ? nlohmann::json(round_ns(log.forward_end_ms)) : nlohmann::json(nullptr)},
             {"end_ms", round_ns(end_ms)}};
@@ -99,7 +172,7 @@ std::string script_safe(const std::string& json_text) {
     return out;
 }
 
-std::string summary_html(const Summary& s) {
+std::string summary_html(const Summary& s, const EventLog& log) {
     std::string out = fmt::format("<span class=\"status {0}\">{0}</span>", html_escape(s.status));
     auto item = [&](const char* name, const std::string& value) {
         out += fmt::format("<span>{} <b>{}</b></span>", name, html_escape(value));
@@ -113,15 +186,41 @@ std::string summary_html(const Summary& s) {
     item("written", format_bytes_human(s.bytes_written));
     item("read", format_bytes_human(s.bytes_read));
     item("swapped tensors", std::to_string(s.swapped_tensors));
-    if (!s.allocator.empty()) item("allocator", s.allocator);
-    if (!s.swap_mode.empty()) item("swap", s.swap_mode);
+    // Instant events, counted per kind (what the markers below show).
+    std::map<std::string, std::size_t> marks;
+    for (const Mark& m : log.marks) ++marks[m.kind];
+    for (const char* kind : {mark::kEvictToDisk, mark::kDrop, mark::kCancelWrite})
+        if (marks.count(kind) == 0) marks[kind] = 0;
+    for (const auto& [kind, count] : marks)
+        out += fmt::format("<span class=\"mark-count\" data-kind=\"{}\">{} <b>{}</b></span>", html_escape(kind),
+                           html_escape(mark_display_name(kind)), count);
+    return out;
+}
+
+std::string settings_html(const RunHeader& header, const Summary& s) {
+    std::string out;
+    auto item = [&](const std::string& name, const std::string& value) {
+        out += fmt::format("<span><i>{}</i> <b>{}</b></span>", html_escape(name), html_escape(value));
+    };
+    if (!header.settings.empty()) {
+        for (const auto& [name, value] : header.settings) item(name, value);
+    } else {  // only the summary at hand
+        if (!s.workload.empty()) item("workload", s.workload);
+        if (!s.allocator.empty()) item("allocator", s.allocator);
+        if (!s.swap_mode.empty()) item("swap", s.swap_mode);
+    }
     return out;
 }
 
 }  // namespace
 
 std::string gantt_html(const EventLog& log, const Summary& summary, const std::string& title) {
-    const nlohmann::json data = page_data(log);
+    return gantt_html(log, summary, RunHeader{title, {}}, nullptr);
+}
+
+std::string gantt_html(const EventLog& log, const Summary& summary, const RunHeader& header, const Workload* workload) {
+    const std::string& title = header.title;
+    const nlohmann::json data = page_data(log, workload);
     std::string legend;
     for (const auto& lane : data["lanes"])
         legend += fmt::format("<span style=\"--c:{}\">{}</span>", lane["color"].get<std::string>(),
@@ -131,7 +230,8 @@ std::string gantt_html(const EventLog& log, const Summary& summary, const std::s
     html += fmt::format("<title>memsim: {}</title>\n<style>{}</style>\n</head>\n<body>\n", html_escape(title),
                         gantt_page::kStyle);
     html += fmt::format("<h1>memsim: {}</h1>\n", html_escape(title));
-    html += fmt::format("<div class=\"summary\">{}</div>\n", summary_html(summary));
+    html += fmt::format("<div class=\"settings\">{}</div>\n", settings_html(header, summary));
+    html += fmt::format("<div class=\"summary\">{}</div>\n", summary_html(summary, log));
     if (!summary.message.empty()) html += fmt::format("<div class=\"message\">{}</div>\n", html_escape(summary.message));
     html += "<div class=\"controls\"><button id=\"zoom-in\">zoom in</button><button id=\"zoom-out\">zoom out</button>"
             "<button id=\"reset\">reset</button><span id=\"window\"></span>";
@@ -146,6 +246,11 @@ std::string gantt_html(const EventLog& log, const Summary& summary, const std::s
 
 void write_gantt_html(const EventLog& log, const Summary& summary, const std::string& title, const std::string& path) {
     write_text_file(path, gantt_html(log, summary, title));
+}
+
+void write_gantt_html(const EventLog& log, const Summary& summary, const RunHeader& header, const Workload* workload,
+                      const std::string& path) {
+    write_text_file(path, gantt_html(log, summary, header, workload));
 }
 
 }  // namespace memsim

@@ -1,5 +1,5 @@
-// The static parts of gantt.html (style and script), kept apart from the C++
-// that fills in the data.
+// The static parts of gantt.html: its style and script, written as the real files
+// sim/output/gantt.css and sim/output/gantt.js and embedded at build time.
 #pragma once
 
 namespace memsim::gantt_page {

@@ -5,18 +5,34 @@
 #include "sim/output/chrome_trace.h"
 #include "sim/output/events_csv.h"
 #include "sim/output/gantt_html.h"
+#include "sim/output/run_header.h"
 
 namespace memsim {
 
-std::vector<std::string> write_run_outputs(const EventLog& log, const Summary& summary, const std::string& title, const std::string& dir,
-                       bool events, bool gantt, bool trace) {
+namespace {
+
+std::vector<std::string> write_outputs(const EventLog& log, const Summary& summary, const RunHeader& header,
+                                       const Workload* workload, const std::string& dir, bool events, bool gantt, bool trace) {
     const std::filesystem::path out(dir);
     if (events || gantt || trace) std::filesystem::create_directories(out);
     std::vector<std::string> written;
-    if (events) write_events_csv(log, written.emplace_back((out / "events.csv").string()));
-    if (gantt) write_gantt_html(log, summary, title, written.emplace_back((out / "gantt.html").string()));
-    if (trace) write_chrome_trace(log, written.emplace_back((out / "trace.json").string()));
+    if (events) write_events_csv(log, written.emplace_back((out / "events.csv").string()), workload);
+    if (gantt) write_gantt_html(log, summary, header, workload, written.emplace_back((out / "gantt.html").string()));
+    if (trace) write_chrome_trace(log, written.emplace_back((out / "trace.json").string()), workload);
     return written;
+}
+
+}  // namespace
+
+std::vector<std::string> write_run_outputs(const EventLog& log, const Summary& summary, const Workload& workload,
+                                           const Scenario& scenario, const std::string& dir) {
+    return write_outputs(log, summary, run_header(scenario, workload, summary), &workload, dir, scenario.output.events,
+                         scenario.output.gantt, scenario.output.trace);
+}
+
+std::vector<std::string> write_run_outputs(const EventLog& log, const Summary& summary, const std::string& title, const std::string& dir,
+                       bool events, bool gantt, bool trace) {
+    return write_outputs(log, summary, RunHeader{title, {}}, nullptr, dir, events, gantt, trace);
 }
 
 }  // namespace memsim

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <map>
 
 #include <fmt/format.h>
@@ -23,6 +24,11 @@ struct Metric {
 const Metric kMetrics[] = {{"time_ms", "iteration time (ms)", 1.0},
                            {"peak_bytes", "peak memory (MiB)", 1048576.0},
                            {"stall_ms", "stall time (ms)", 1.0}};
+
+// Ratio plots: the metric of each point over that of its no-policy point.
+const Metric kRatios[] = {{"overhead", "overhead (time / no-policy time)", 1.0},
+                          {"peak_ratio", "peak / no-policy peak", 1.0}};
+const Metric* ratio_of(const Metric& ratio) { return std::string(ratio.key) == "overhead" ? &kMetrics[0] : &kMetrics[1]; }
 
 std::string short_key(const std::string& dotted) { return dotted.substr(dotted.rfind('.') + 1); }
 
@@ -110,19 +116,52 @@ std::string series_name(const SweepPlan& plan, const SweepPoint& point, const st
 
 bool is_policy_key(const std::string& key) { return key == "policy" || key.rfind("policy.", 0) == 0; }
 
-Chart metric_chart(const SweepPlan& plan, const std::vector<PointResult>& results, const Metric& metric, std::size_t param) {
+bool is_budget_key(const std::string& key) { return key.rfind("platform.memory", 0) == 0; }
+
+// A point that ran as if there were no policy: nothing swapped, recomputed, evicted or
+// waited for (a generous budget, or none).
+bool ran_without_policy(const PointResult& r) {
+    for (const char* key : {"bytes_written", "recomputed_ops", "evictions", "stall_ms", "time_ms", "peak_bytes"})
+        if (!has_number(r, key)) return false;
+    return r.summary["bytes_written"].get<double>() == 0 && r.summary["recomputed_ops"].get<double>() == 0 &&
+           r.summary["evictions"].get<double>() == 0 && r.summary["stall_ms"].get<double>() == 0;
+}
+
+// The values of the parameters that are neither policy nor budget: points that share
+// them share a no-policy baseline.
+std::string baseline_group(const SweepPlan& plan, const SweepPoint& point) {
+    std::string key;
+    for (std::size_t i = 0; i < plan.parameters.size(); ++i)
+        if (!is_policy_key(plan.parameters[i].key) && !is_budget_key(plan.parameters[i].key)) key += point.values[i] + "\n";
+    return key;
+}
+
+// Per baseline group, the first point (in sweep order) that ran without a policy.
+std::map<std::string, const PointResult*> baselines(const SweepPlan& plan, const std::vector<PointResult>& results) {
+    std::map<std::string, const PointResult*> found;
+    for (const PointResult& r : results)
+        if (ran_without_policy(r)) found.emplace(baseline_group(plan, r.point), &r);
+    return found;
+}
+
+Chart metric_chart(const SweepPlan& plan, const std::vector<PointResult>& results, const Metric& metric, std::size_t param,
+                   const std::map<std::string, const PointResult*>* base = nullptr) {
     const SweepParameter& p = plan.parameters[param];
     const ValueAxis axis = value_axis(p.values);
     Chart chart;
     chart.title = fmt::format("{}: {} vs {}", plan.scenario_name, metric.key, p.key);
     // The ticks are the values as the sweep writes them ("23.4MB/s"), so they carry their own unit.
-    chart.x.label = p.key + (axis.log_scale ? " (log scale)" : "");
+    chart.x.label = p.key;
     chart.x.log_scale = axis.log_scale;
     chart.x.categorical = !axis.numeric;
     const std::vector<std::string> labels = value_labels(p);
     for (std::size_t i = 0; i < p.values.size(); ++i) chart.x.ticks.emplace_back(axis.positions[i], labels[i]);
     chart.y.label = metric.label;
     chart.y.unit_scale = metric.unit_scale;
+    if (base) {
+        chart.reference_y = 1.0;
+        chart.reference_label = "no policy (ratio 1)";
+    }
 
     std::vector<std::size_t> others;
     for (std::size_t i = 0; i < plan.parameters.size(); ++i)
@@ -135,12 +174,19 @@ Chart metric_chart(const SweepPlan& plan, const std::vector<PointResult>& result
             chart.failures.push_back({x, 0, describe_point(plan, r)});
             continue;
         }
+        double y = r.summary[metric.key].get<double>();
+        std::string tip = describe_point(plan, r) + fmt::format("\n{} = {}", metric.key, r.summary[metric.key].dump());
+        if (base) {
+            auto b = base->find(baseline_group(plan, r.point));
+            if (b == base->end() || b->second->summary[metric.key].get<double>() <= 0) continue;  // nothing to compare with
+            y /= b->second->summary[metric.key].get<double>();
+            tip += fmt::format("\nratio to the no-policy point {} = {:.4f}", point_name(b->second->point), y);
+        }
         const std::string name = others.empty() ? metric.key : series_name(plan, r.point, others);
         auto [it, added] = series_index.emplace(name, chart.series.size());
-        if (added) chart.series.push_back({name, {}, true});
-        const double y = r.summary[metric.key].get<double>();
-        chart.series[it->second].points.push_back(
-            {x, y, describe_point(plan, r) + fmt::format("\n{} = {}", metric.key, r.summary[metric.key].dump())});
+        // Categories have no order between them: markers only, no line joining them.
+        if (added) chart.series.push_back({name, {}, axis.numeric});
+        chart.series[it->second].points.push_back({x, y, tip});
     }
     return chart;
 }
@@ -148,6 +194,7 @@ Chart metric_chart(const SweepPlan& plan, const std::vector<PointResult>& result
 Chart pareto_chart(const SweepPlan& plan, const std::vector<PointResult>& results) {
     Chart chart;
     chart.title = plan.scenario_name + ": time vs peak memory (Pareto front dashed)";
+    chart.merge_identical = true;
     chart.x.label = "peak memory (MiB)";
     chart.x.unit_scale = 1048576.0;
     chart.y.label = "iteration time (ms)";
@@ -157,7 +204,14 @@ Chart pareto_chart(const SweepPlan& plan, const std::vector<PointResult>& result
     std::map<std::string, std::size_t> series_index;
     std::vector<ChartPoint> all;
     for (const PointResult& r : results) {
-        if (!has_number(r, "time_ms") || !has_number(r, "peak_bytes")) continue;
+        if (!has_number(r, "time_ms") || !has_number(r, "peak_bytes")) {
+            // No time to place it by: a cross on the bottom edge at its peak when known, else at the right edge.
+            const bool peak = r.summary.is_object() && r.summary.contains("peak_bytes") && r.summary["peak_bytes"].is_number() &&
+                              r.summary["peak_bytes"].get<double>() > 0;
+            chart.failures.push_back({peak ? r.summary["peak_bytes"].get<double>() : std::numeric_limits<double>::quiet_NaN(), 0,
+                                      describe_point(plan, r)});
+            continue;
+        }
         const ChartPoint point{r.summary["peak_bytes"].get<double>(), r.summary["time_ms"].get<double>(),
                                describe_point(plan, r) + fmt::format("\ntime_ms = {}\npeak_bytes = {}",
                                                                      r.summary["time_ms"].dump(),
@@ -190,6 +244,19 @@ std::vector<std::string> write_sweep_plots(const SweepPlan& plan, const std::vec
             write_text_file((out / name).string(), render_svg(metric_chart(plan, results, metric, param)));
             written.push_back(name);
         }
+    // Ratios to the no-policy run, when the sweep has one.
+    const std::map<std::string, const PointResult*> base = baselines(plan, results);
+    if (!base.empty())
+        for (const Metric& ratio : kRatios)
+            for (std::size_t param = 0; param < plan.parameters.size(); ++param) {
+                const std::string name = fmt::format("plot_{}_vs_{}.svg", ratio.key, file_safe(plan.parameters[param].key));
+                Chart chart = metric_chart(plan, results, *ratio_of(ratio), param, &base);
+                chart.title = fmt::format("{}: {} vs {}", plan.scenario_name, ratio.key, plan.parameters[param].key);
+                chart.y.label = ratio.label;
+                chart.y.unit_scale = 1.0;
+                write_text_file((out / name).string(), render_svg(chart));
+                written.push_back(name);
+            }
     const bool policy_swept = std::any_of(plan.parameters.begin(), plan.parameters.end(),
                                           [](const SweepParameter& p) { return is_policy_key(p.key); });
     if (policy_swept) {

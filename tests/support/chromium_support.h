@@ -139,4 +139,57 @@ inline PixelStats png_pixel_stats(const std::string& png) {
     return stats;
 }
 
+// A copy of `page` with `script` run after the page's own scripts; the script writes what it
+// found into <pre id="probe">, one "key value" line each; returns the DOM Chromium dumps.
+inline std::string run_probe(const std::filesystem::path& page, const std::string& script, const std::filesystem::path& work,
+                             const std::string& window = "1600,900", const std::string& hash = "") {
+    std::string html = slurp(page);
+    const std::size_t body = html.rfind("</body>");
+    REQUIRE(body != std::string::npos);
+    html.insert(body, "<script>\n" + script + "\n</script>\n");
+    const std::filesystem::path probe = work / ("probe_" + page.filename().string());
+    std::ofstream(probe, std::ios::binary) << html;
+    std::filesystem::path target = probe;
+    if (!hash.empty()) target += hash;
+    return run_chromium(target, "--dump-dom", work, window);
+}
+
+// The value of the probe line `key` ("" when absent).
+inline std::string probe_value(const std::string& dom, const std::string& key) {
+    const std::size_t from = dom.find("<pre id=\"probe\">");
+    if (from == std::string::npos) return "";
+    std::istringstream in(dom.substr(from + 16, dom.find("</pre>", from) - from - 16));
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind(key + " ", 0) == 0) return line.substr(key.size() + 1);
+    return "";
+}
+
+// JavaScript for run_probe: `report(key, value)` appends a line to <pre id="probe">;
+// `textOverlaps(root)` lists pairs of visible <text> elements under `root` whose boxes
+// overlap by more than half a pixel each way ("a | b" per pair).
+inline const char* const kProbeHelpers = R"JS(
+const probeLines = [];
+function report(key, value) {
+  probeLines.push(key + " " + value);
+  let pre = document.getElementById("probe");
+  if (!pre) { pre = document.createElement("pre"); pre.id = "probe"; document.body.appendChild(pre); }
+  pre.textContent = probeLines.join("\n");
+}
+function textOverlaps(root) {
+  const boxes = [];
+  root.querySelectorAll("text").forEach(t => {
+    const r = t.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0 && getComputedStyle(t).display !== "none") boxes.push([r, t.textContent]);
+  });
+  const found = [];
+  for (let i = 0; i < boxes.length; i++)
+    for (let j = i + 1; j < boxes.length; j++) {
+      const a = boxes[i][0], b = boxes[j][0];
+      if (Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5)
+        found.push(boxes[i][1] + " | " + boxes[j][1]);
+    }
+  return found;
+}
+)JS";
+
 }  // namespace memsim::test

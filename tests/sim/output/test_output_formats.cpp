@@ -23,9 +23,10 @@ namespace {
 EventLog tiny_log() {
     EventLog log;
     log.add({lane::kCompute, 0.0, 1.5, 0, "conv1", {1, 2}, 1024});
-    log.add({lane::kDiskWrite, 1.5, 2.25, 0, "swap out, t1", {1}, 512});
+    log.add({lane::kDiskWrite, 1.5, 2.25, 0, "t,1", {1}, 512});  // the engine names a disk activity's tensor
     log.add({lane::kCompute, 1.5, 3.0, 1, "conv1_grad", {2, 3}, 2048});
-    log.add({lane::kDiskRead, 2.25, 2.5, 1, "swap in \"t1\"", {1}, 512});
+    log.add({lane::kDiskRead, 2.25, 2.5, 1, "t\"1\"", {1}, 512});
+    log.mark(mark::kCancelWrite, 2.0, 1, 1, 512);
     log.sample(0.0, 1024, 1024);
     log.sample(1.5, 3072, 2048);
     log.budget_bytes = 4096;
@@ -39,9 +40,10 @@ TEST_CASE("events.csv of a tiny log is exactly this") {
     const std::string expected =
         "record,lane,start_ms,end_ms,duration_ms,op,label,tensors,bytes,bytes_in_use,live_bytes,budget_bytes\n"
         "activity,compute,0.000000,1.500000,1.500000,0,conv1,1;2,1024,,,\n"
-        "activity,disk_write,1.500000,2.250000,0.750000,0,\"swap out, t1\",1,512,,,\n"
+        "activity,disk_write,1.500000,2.250000,0.750000,0,\"swap out tensor t,1 (512 B)\",1,512,,,\n"
         "activity,compute,1.500000,3.000000,1.500000,1,conv1_grad,2;3,2048,,,\n"
-        "activity,disk_read,2.250000,2.500000,0.250000,1,\"swap in \"\"t1\"\"\",1,512,,,\n"
+        "activity,disk_read,2.250000,2.500000,0.250000,1,\"swap in tensor t\"\"1\"\" (512 B)\",1,512,,,\n"
+        "mark,cancel_write,2.000000,,,1,cancel the swap-out of tensor #1 (512 B): needed again first,1,512,,,\n"
         "memory,,0.000000,,,,,,,1024,1024,4096\n"
         "memory,,1.500000,,,,,,,3072,2048,4096\n"
         "marker,,1.500000,,,,forward_end,,,,,\n";

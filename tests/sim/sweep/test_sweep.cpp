@@ -62,6 +62,12 @@ long count_of(const std::string& text, const char* pattern) {
     return std::distance(std::sregex_iterator(text.begin(), text.end(), re), std::sregex_iterator());
 }
 
+// Markers of points with a result: each has a tooltip starting "point NNNN" (legend markers
+// have none; a failed point's cross is class "failed").
+long point_markers(const std::string& svg) {
+    return count_of(svg, "class=\"marker\" data-marker=\"[a-z_]+\"><title>point ");
+}
+
 const std::vector<std::string> kPlots3x3 = {
     "plot_time_ms_vs_platform.disk.bandwidth.svg", "plot_time_ms_vs_policy.swap.prefetch.svg",
     "plot_peak_bytes_vs_platform.disk.bandwidth.svg", "plot_peak_bytes_vs_policy.swap.prefetch.svg",
@@ -119,7 +125,7 @@ TEST_CASE("sweep: a 3x3 sweep gives 9 rows, every summary field, and the plots")
     // One line per value of the other parameter, one marker per point; bandwidth on a log axis.
     const std::string time_vs_bw = read_file(dir / "out" / "plot_time_ms_vs_platform.disk.bandwidth.svg");
     CHECK(count_of(time_vs_bw, "<g class=\"series\"") == 3);
-    CHECK(count_of(time_vs_bw, "<circle ") == 9);
+    CHECK(point_markers(time_vs_bw) == 9);
     CHECK_THAT(time_vs_bw, Catch::Contains("data-name=\"prefetch=just_in_time\"") &&
                                Catch::Contains("platform.disk.bandwidth (log scale)") &&
                                Catch::Contains("iteration time (ms)") && Catch::Contains(">100MB/s<"));
@@ -188,7 +194,7 @@ TEST_CASE("sweep: points that run out of memory are rows with status oom and the
     // The plots mark the two points without a result instead of drawing them at zero.
     const std::string plot = read_file(dir / "out" / "plot_time_ms_vs_platform.memory.budget.svg");
     CHECK(count_of(plot, "class=\"failed\"") == 2);
-    CHECK(count_of(plot, "<circle ") == 1);
+    CHECK(point_markers(plot) == 1);
     CHECK_FALSE(fs::exists(dir / "out" / "plot_pareto_time_vs_peak.svg"));  // no policy swept
 }
 
@@ -203,11 +209,14 @@ TEST_CASE("sweep: the shipped disk_speed_whatif runs as shipped, with plots and 
     const std::string time = read_file(dir / "plot_time_ms_vs_platform.disk.bandwidth.svg");
     CHECK_THAT(time, Catch::Contains("platform.disk.bandwidth (log scale)") && Catch::Contains(">23.4MB/s<") &&
                          Catch::Contains("iteration time (ms)"));
-    CHECK(count_of(time, "<circle ") == 9);
+    CHECK(point_markers(time) == 9);
     const std::string peak = read_file(dir / "plot_peak_bytes_vs_platform.disk.bandwidth.svg");
     CHECK_THAT(peak, Catch::Contains("peak memory (MiB)"));
-    // Tick labels in MiB at round numbers: 0, 5, 10 (not 4.76837 from round byte counts).
-    CHECK_THAT(peak, Catch::Contains("text-anchor=\"end\">5</text>") && Catch::Contains("text-anchor=\"end\">10</text>"));
+    // The y axis spans the data (peaks of 10.38 to 11.91 MiB), with ticks at round numbers
+    // of MiB: 10.5, 11, 11.5, 12 (not 4.76837 from round byte counts, not from 0).
+    CHECK_THAT(peak, Catch::Contains("text-anchor=\"end\">10.5</text>") && Catch::Contains("text-anchor=\"end\">11</text>") &&
+                         Catch::Contains("text-anchor=\"end\">11.5</text>") && Catch::Contains("text-anchor=\"end\">12</text>"));
+    CHECK_THAT(peak, !Catch::Contains("text-anchor=\"end\">0</text>"));
     CHECK(fs::exists(dir / "plot_stall_ms_vs_platform.disk.bandwidth.svg"));
     CHECK_FALSE(fs::exists(dir / "plot_pareto_time_vs_peak.svg"));  // only the platform is swept
 }

@@ -1,0 +1,75 @@
+#include "sim/output/run_header.h"
+
+#include <fmt/format.h>
+
+#include "sim/output/text_format.h"
+
+namespace memsim {
+
+namespace {
+
+std::string prefetch_text(const PrefetchSpec& p) {
+    switch (p.kind) {
+        case PrefetchKind::Eager: return "eager";
+        case PrefetchKind::LeadOps: return fmt::format("lead_ops: {}", p.lead_ops);
+        case PrefetchKind::LeadMs: return fmt::format("lead_ms: {:g} ms", p.lead_ms);
+        case PrefetchKind::JustInTime: return "just_in_time";
+    }
+    return "?";
+}
+
+std::string rate_text(double bytes_per_s) { return fmt::format("{:.1f} MB/s", bytes_per_s / 1e6); }
+
+std::string budget_text(const Scenario& s, const Summary& summary) {
+    const auto budget = summary.details.find("budget_bytes");
+    std::string text = budget != summary.details.end() ? format_bytes_human(static_cast<std::uint64_t>(budget->second))
+                       : s.platform.memory_budget ? format_bytes_human(*s.platform.memory_budget)
+                                                  : "none";
+    if (s.platform.memory_budget_ratio) text += fmt::format(" ({:g}% of the no-swap peak)", *s.platform.memory_budget_ratio * 100);
+    return text;
+}
+
+std::string recompute_text(const RecomputeSpec& r) {
+    std::string text = !r.heuristic.empty() ? "heuristic " + r.heuristic : !r.planner.empty() ? "planner " + r.planner : "none";
+    if (r.max_overhead) text += fmt::format(", max overhead {:g}x", *r.max_overhead);
+    return text;
+}
+
+}  // namespace
+
+RunHeader run_header(const Scenario& s, const Workload& w, const Summary& summary) {
+    RunHeader h;
+    const PolicySpec& p = s.policy;
+    const bool swaps = p.swap.mode != "none";
+    // The title names what differs between variants of a scenario (sweep points, --set runs).
+    std::vector<std::string> variant = {p.allocator};
+    if (s.platform.memory_budget_ratio) variant.push_back(fmt::format("budget {:g}%", *s.platform.memory_budget_ratio * 100));
+    else if (s.platform.memory_budget) variant.push_back("budget " + format_bytes_human(*s.platform.memory_budget));
+    if (swaps) variant.push_back(fmt::format("swap {} / {} / {}", p.swap.mode, p.swap.select, prefetch_text(p.swap.prefetch)));
+    if (!p.recompute.heuristic.empty()) variant.push_back(p.recompute.heuristic);
+    if (!p.recompute.planner.empty()) variant.push_back(p.recompute.planner);
+    if (p.hybrid) variant.push_back("hybrid");
+    if (p.semantics != "simulated") variant.push_back(p.semantics + " semantics");
+    h.title = s.name;
+    for (std::size_t i = 0; i < variant.size(); ++i) h.title += (i == 0 ? ": " : ", ") + variant[i];
+
+    h.settings.emplace_back("workload", fmt::format("{}, batch {}, {} ops ({} forward)", w.name, w.batch, w.ops.size(), w.forward_end));
+    h.settings.emplace_back("allocator", p.allocator);
+    h.settings.emplace_back("budget", budget_text(s, summary));
+    h.settings.emplace_back("swap", swaps ? fmt::format("{}, selection {}, prefetch {}", p.swap.mode, p.swap.select,
+                                                        prefetch_text(p.swap.prefetch))
+                                          : "none");
+    h.settings.emplace_back("recompute", recompute_text(p.recompute));
+    if (p.hybrid) h.settings.emplace_back("hybrid", "swap or drop, whichever is predicted cheaper");
+    h.settings.emplace_back("semantics", p.semantics);
+    const DiskSpec& d = s.platform.disk;
+    std::string disk = fmt::format("write {}, read {}", rate_text(d.write_bytes_per_s), rate_text(d.read_bytes_per_s));
+    if (d.write_latency_ms > 0 || d.read_latency_ms > 0)
+        disk += fmt::format(", latency {:g} / {:g} ms", d.write_latency_ms, d.read_latency_ms);
+    h.settings.emplace_back("disk", disk);
+    if (s.platform.gpu_speed_scale != 1.0) h.settings.emplace_back("GPU speed", fmt::format("{:g}x", s.platform.gpu_speed_scale));
+    if (s.platform.name != "default") h.settings.emplace_back("platform", s.platform.name);
+    return h;
+}
+
+}  // namespace memsim
