@@ -1,8 +1,8 @@
-// The DTR paper's uniform linear table (dtr-logs/README.md), reproduced exactly by the
+// The DTR paper's uniform linear table (tests/support/uniform_linear_table.h), reproduced exactly by the
 // reference runtime with every heuristic.
 #include <catch2/catch.hpp>
 
-#include "models/recompute/dtr_reference_runtime.h"
+#include "dtr_reference_runtime.h"
 #include "models/workload/synthetic.h"
 #include "uniform_linear_table.h"
 

@@ -7,10 +7,10 @@
 #include <fmt/format.h>
 
 #include "models/alloc/os_allocator.h"
-#include "models/recompute/plan_replay.h"
+#include "plan_replay.h"
 #include "models/recompute/recompute_planner.h"
 #include "models/workload/mnn_profile.h"
-#include "models/workload/replay.h"
+#include "models/alloc/replay.h"
 #include "shared_data.h"
 #include "sim/scenario/scenario.h"
 #include "sim/simulation.h"

@@ -7,10 +7,10 @@
 #include "models/alloc/os_allocator.h"
 #include "models/recompute/capuchin.h"
 #include "models/recompute/msps_on_demand.h"
-#include "models/recompute/plan_replay.h"
+#include "plan_replay.h"
 #include "models/recompute/recompute_planner.h"
 #include "models/recompute/sublinear.h"
-#include "models/workload/replay.h"
+#include "models/alloc/replay.h"
 #include "sim/scenario/scenario.h"
 #include "sim/simulation.h"
 
@@ -134,6 +134,8 @@ TEST_CASE("plan_recompute dispatches by name and rejects unknown planners") {
     CHECK(same_plan(plan_recompute("sublinear", w, 30), plan_sublinear(w, 30)));
     CHECK(recompute_planner_names() == std::vector<std::string>{"msps_on_demand", "capuchin", "sublinear"});
     CHECK_THROWS_AS(plan_recompute("checkmate", w, 30), std::invalid_argument);
+    CHECK_THROWS_WITH(plan_recompute("sublinaer", w, 30),
+                      "unknown recompute planner 'sublinaer' (valid: msps_on_demand, capuchin, sublinear; did you mean 'sublinear'?)");
 }
 
 // The engine runs a plan as written: a copy recomputed after its last use stays until the

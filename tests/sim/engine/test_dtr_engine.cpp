@@ -1,4 +1,4 @@
-// The DTR uniform linear table (dtr-logs/README.md) reproduced by the SimGrid engine in
+// The DTR uniform linear table (tests/support/uniform_linear_table.h) reproduced by the SimGrid engine in
 // `policy.semantics: dtr`: every row and heuristic, exact recomputed-op counts.
 #include <catch2/catch.hpp>
 
