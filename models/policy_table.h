@@ -35,4 +35,11 @@ std::vector<std::string> row_names(const Table& table) {
     return names;
 }
 
+// The name nearest `name` by edit distance, if within max(2, |name| / 3); else "".
+std::string closest_name(std::string_view name, const std::vector<std::string>& names);
+
+// "unknown <what> '<name>' (valid: a, b, c; did you mean 'b'?)": the error every table
+// gives for a name it does not hold.
+std::string unknown_name_message(std::string_view what, std::string_view name, const std::vector<std::string>& names);
+
 }  // namespace memsim

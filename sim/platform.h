@@ -13,7 +13,7 @@ struct SimPlatform {
     simgrid::s4u::Host* gpu = nullptr;
     simgrid::s4u::Disk* disk = nullptr;
     // SimGrid 3.32's disk model rounds progress to whole bytes at every event; scaling
-    // bytes and bandwidths by this factor makes I/O durations exact (SIMGRID_NOTES.md).
+    // bytes and bandwidths by this factor makes I/O durations exact (docs/simgrid.md).
     static constexpr double kDiskScale = 1e6;
 };
 

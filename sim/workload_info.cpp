@@ -2,7 +2,7 @@
 
 #include "models/alloc/os_allocator.h"
 #include "models/alloc/pool_allocator.h"
-#include "models/workload/replay.h"
+#include "models/alloc/replay.h"
 
 namespace memsim {
 

@@ -30,9 +30,10 @@ public:
     [[nodiscard]] virtual std::uint64_t free_neighbour_bytes(TensorId /*tensor*/) const { return 0; }
 };
 
-// Names accepted by policy.allocator ("os", "pool", "planner:<strategy>").
+// The registry (allocator_table, allocator_names, make_allocator) is models/allocators.h,
+// above alloc/ and plan/. These two declarations repeat it for the engine's sources that
+// still include this header; new code includes models/allocators.h.
 std::vector<std::string> allocator_names();
-// Throws std::invalid_argument naming the unknown allocator.
 std::unique_ptr<Allocator> make_allocator(const std::string& name);
 
 }  // namespace memsim

@@ -1,4 +1,4 @@
-// `pool`: MNN's buffer pool (SPEC section 3). Sizes aligned up to 64 bytes; a free
+// `pool`: MNN's buffer pool (docs/semantics.md, Allocators). Sizes aligned up to 64 bytes; a free
 // list by size, LIFO among equal sizes; best fit; a larger chunk is split in two
 // children (used part, remainder); when every child of a chunk is free they merge
 // back into it. A split child freed while its sibling is in use stays off the free

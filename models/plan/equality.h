@@ -1,5 +1,5 @@
 // `equality`: reuse only a free object of exactly the tensor's size, the most recently
-// freed one; object sizes never change (SPEC section 3).
+// freed one; object sizes never change (docs/planners.md).
 #pragma once
 
 #include "models/plan/plan_types.h"

@@ -1,4 +1,4 @@
-// `greedy_best` (SPEC section 3): greedy_by_size and greedy_by_breadth; breadth's answer
+// `greedy_best` (docs/planners.md): greedy_by_size and greedy_by_breadth; breadth's answer
 // is kept only when strictly smaller.
 #pragma once
 

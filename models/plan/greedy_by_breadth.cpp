@@ -9,7 +9,7 @@ namespace memsim::plan {
 
 namespace {
 
-// Is `candidate` a better fit for `size` than `best` (SPEC: smallest >= size, else largest smaller)?
+// Is `candidate` a better fit for `size` than `best` (smallest >= size, else largest smaller: docs/planners.md)?
 bool fits_better(std::uint64_t candidate, std::uint64_t best, std::uint64_t size) {
     if (best >= size) return candidate >= size && candidate < best;
     return candidate > best;

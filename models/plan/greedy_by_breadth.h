@@ -1,4 +1,4 @@
-// `greedy_by_breadth` (SPEC section 3): operators by decreasing breadth (total size alive
+// `greedy_by_breadth` (docs/planners.md): operators by decreasing breadth (total size alive
 // there; ties: lower operator index first); inside one, its unassigned tensors by
 // decreasing size (ties: lower record index); each takes the best-fitting object whose
 // tenants do not intersect it (smallest >= size, else largest smaller; ties: lowest

@@ -1,4 +1,4 @@
-// `greedy_by_size` for objects (SPEC section 3). Positional maximums pm[k] = the largest
+// `greedy_by_size` for objects (docs/planners.md). Positional maximums pm[k] = the largest
 // k-th largest tensor alive at any operator; a tensor's position = the last k with
 // pm[k] >= its size. Repeatedly place the unassigned tensor with the smallest position,
 // then the smallest distance to a compatible object (gap between its interval and a

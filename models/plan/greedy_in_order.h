@@ -1,4 +1,4 @@
-// `greedy_in_order` (SPEC section 3): records in order; among the free objects take the
+// `greedy_in_order` (docs/planners.md): records in order; among the free objects take the
 // one wasting least, the smallest >= the tensor or the largest < it, whichever differs
 // less (a tie goes to the larger); the object grows to fit. Among free objects of equal
 // size the lowest id is taken.

@@ -1,4 +1,4 @@
-// `mincostflow` (SPEC section 3): TensorFlow Lite's min-cost flow assignment. Up to
+// `mincostflow` (docs/planners.md): TensorFlow Lite's min-cost flow assignment. Up to
 // kMincostflowTfliteMaxRecords records (in order of first_op, TFLite's precondition) it
 // is TFLite's own algorithm, ids and sizes included (mincostflow_tflite.h); its network
 // has an edge per pair of records, so larger record sets (whole training profiles) run

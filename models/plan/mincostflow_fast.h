@@ -1,4 +1,4 @@
-// `mincostflow_fast` (SPEC section 3, TensorFlow Lite's formulation): tensor j can hand its
+// `mincostflow_fast` (docs/planners.md; TensorFlow Lite's formulation): tensor j can hand its
 // object to a later tensor i whose interval starts after j's ends, at cost
 // max(0, size_i - size_j) (the growth), or i opens a new object at cost size_i. A
 // min-cost max-flow (Boost.Graph: push-relabel over the zero-cost edges,

@@ -1,4 +1,4 @@
-// The MXNet-style planner (SPEC section 3): operators in order. At each operator, first
+// The MXNet-style planner (docs/planners.md): operators in order. At each operator, first
 // the records it creates (first_op == op) try in-place reuse: the object of a record that
 // dies at this operator (last_op == op, created earlier) with exactly the same size, each
 // such object given once, outputs in record order. The others, largest first (ties:

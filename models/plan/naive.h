@@ -1,4 +1,4 @@
-// `naive`: one object per tensor (SPEC section 3). The upper bound of every planner.
+// `naive`: one object per tensor (docs/planners.md). The upper bound of every planner.
 #pragma once
 
 #include "models/plan/plan_types.h"

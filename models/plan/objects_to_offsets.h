@@ -1,4 +1,4 @@
-// `objects_to_offsets` (SPEC section 3): the objects of an assignment laid end to end in
+// `objects_to_offsets` (docs/planners.md): the objects of an assignment laid end to end in
 // id order, each starting at an address aligned up to `align`. Total = end of the last.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Offsets `greedy_by_size` (SPEC section 3): one arena; tensors by decreasing size
+// Offsets `greedy_by_size` (docs/planners.md): one arena; tensors by decreasing size
 // (stable: ties keep record order); each goes into the smallest gap (ties: lowest
 // address) between the already placed tensors whose intervals intersect its own, gap
 // starts aligned up to `align` bytes; else right after the highest of them.

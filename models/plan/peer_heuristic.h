@@ -1,4 +1,4 @@
-// `peer_heuristic` (SPEC section 3): the reference code's own offset planner.
+// `peer_heuristic` (docs/planners.md): the reference code's own offset planner.
 // Tensors by decreasing size, then longer lifetime first, then earlier start (then
 // record order). Each looks at every operator of its lifetime: there, the placed tensors
 // alive at that operator leave gaps (before the first, between neighbours) and an open

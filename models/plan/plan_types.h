@@ -1,4 +1,4 @@
-// Result types and shared helpers of the static planners (SPEC section 3).
+// Result types and shared helpers of the static planners (docs/planners.md).
 // Every planner reads usage records (size + inclusive interval [first_op, last_op])
 // in the order given and answers either an object assignment or offsets in one arena.
 #pragma once
@@ -49,7 +49,7 @@ struct OffsetAssignment {
 
 // Number of operators the records span (max last_op + 1).
 [[nodiscard]] int op_span(const std::vector<UsageRecord>& records);
-// Sum of the sizes alive at each operator (the breadth of SPEC's greedy_by_breadth).
+// Sum of the sizes alive at each operator (the breadth of greedy_by_breadth, docs/planners.md).
 [[nodiscard]] std::vector<std::uint64_t> live_bytes_per_op(const std::vector<UsageRecord>& records);
 // Peak of live bytes: the lower bound for every planner.
 [[nodiscard]] std::uint64_t live_bytes_peak(const std::vector<UsageRecord>& records);

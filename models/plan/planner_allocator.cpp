@@ -125,7 +125,7 @@ std::vector<std::string> planner_strategy_names() { return plan::strategy_names(
 std::unique_ptr<Allocator> make_planner_allocator(const std::string& strategy) {
     const std::vector<std::string> names = plan::strategy_names();
     if (std::find(names.begin(), names.end(), strategy) == names.end())
-        throw std::invalid_argument("unknown planner strategy '" + strategy + "'");
+        throw std::invalid_argument(unknown_name_message("planner strategy", strategy, names));
     return std::make_unique<PlannerAllocator>(strategy);
 }
 

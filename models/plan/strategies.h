@@ -1,4 +1,4 @@
-// Name -> static planner (SPEC section 3). Object planners answer objects (laid end to
+// Name -> static planner (docs/planners.md). Object planners answer objects (laid end to
 // end by objects_to_offsets when offsets are wanted); offset planners answer offsets.
 //   objects: naive, equality, greedy_in_order, greedy_by_breadth, greedy_by_size,
 //            greedy_best, mincostflow, mincostflow_fast, mxnet
@@ -6,14 +6,34 @@
 //            peer_heuristic_python, best_offsets
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
 #include "models/plan/plan_types.h"
+#include "models/policy_table.h"
 
 namespace memsim::plan {
 
 enum class PlanKind { Objects, Offsets };
+
+struct PlanOptions {
+    std::uint64_t align = 1;        // offsets: every offset a multiple of this
+    std::uint64_t seed = 1;         // peer_heuristic / best_offsets randomness
+    int peer_iterations = 0;        // peer_heuristic improvement rounds
+};
+
+// A strategy's factory: an object planner (objects are laid end to end afterwards) or
+// an offset planner; exactly one is set.
+struct PlannerFactory {
+    ObjectAssignment (*objects)(const std::vector<UsageRecord>& records) = nullptr;
+    OffsetAssignment (*offsets)(const std::vector<UsageRecord>& records, const PlanOptions& options) = nullptr;
+    [[nodiscard]] PlanKind kind() const { return objects ? PlanKind::Objects : PlanKind::Offsets; }
+};
+// The table of static planners (`policy.allocator: planner:<name>`, `memsim plan`):
+// objects first, then offsets.
+using PlannerRow = PolicyRow<PlannerFactory>;
+std::span<const PlannerRow> planner_table();
 
 struct StrategyInfo {
     std::string name;
@@ -21,17 +41,11 @@ struct StrategyInfo {
     std::string summary;
 };
 
-// Every strategy, objects first, in the order of the tables.
+// Every strategy, objects first, in the order of the table.
 const std::vector<StrategyInfo>& strategies();
 std::vector<std::string> strategy_names();
-// Throws std::invalid_argument naming the strategy and listing the valid ones.
+// Throws std::invalid_argument naming the strategy, listing the valid ones and the closest.
 const StrategyInfo& strategy_info(const std::string& name);
-
-struct PlanOptions {
-    std::uint64_t align = 1;        // offsets: every offset a multiple of this
-    std::uint64_t seed = 1;         // peer_heuristic / best_offsets randomness
-    int peer_iterations = 0;        // peer_heuristic improvement rounds
-};
 
 struct Plan {
     std::string strategy;

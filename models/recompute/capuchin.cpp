@@ -5,7 +5,7 @@
 
 #include "models/alloc/os_allocator.h"
 #include "models/recompute/plan_builder.h"
-#include "models/workload/replay.h"
+#include "models/alloc/replay.h"
 
 namespace memsim {
 

@@ -1,5 +1,5 @@
-// Planned recomputation `capuchin` (SPEC section 5; KubeDroid's capuchin, PEER_NOTES
-// section 9), with the reference code's bugs fixed: the requested saving is
+// Planned recomputation `capuchin` (docs/recompute.md; the reference code's
+// KubeDroid capuchin), with the reference code's bugs fixed: the requested saving is
 // (no-budget peak - budget); candidates are the feature maps read in the backward
 // pass; they are chosen greedily by memory saved per second, and - unlike the
 // reference, whose MSPS values were never updated - each choice updates the others:

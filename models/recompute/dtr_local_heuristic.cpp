@@ -1,18 +1,12 @@
-#include "models/recompute/dtr_local_heuristic.h"
-
 #include <limits>
+
+#include "models/recompute/scored_heuristic.h"
 
 namespace memsim {
 
-std::size_t DtrLocalHeuristic::choose(const EvictionView& view, const std::vector<TensorId>& candidates) {
-    std::vector<double> scores;
-    scores.reserve(candidates.size());
-    for (TensorId s : candidates) {
-        const double denominator = static_cast<double>(view.workload().tensors[s].bytes) * staleness_ms(view, s);
-        scores.push_back(denominator > 0 ? view.compute_cost_ms(s) / denominator
-                                         : std::numeric_limits<double>::infinity());
-    }
-    return pick_lowest_score(scores);
+double dtr_local_score(const ScoreInput& in, TensorId t) {
+    const double denominator = static_cast<double>(in.view.workload().tensors[t].bytes) * staleness_ms(in.view, t);
+    return denominator > 0 ? in.view.compute_cost_ms(t) / denominator : std::numeric_limits<double>::infinity();
 }
 
 }  // namespace memsim

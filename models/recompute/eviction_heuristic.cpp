@@ -1,34 +1,48 @@
 #include "models/recompute/eviction_heuristic.h"
 
+#include <array>
 #include <stdexcept>
 
 #include "models/recompute/dtr_eq_heuristic.h"
-#include "models/recompute/dtr_heuristic.h"
-#include "models/recompute/dtr_local_heuristic.h"
-#include "models/recompute/lru_heuristic.h"
-#include "models/recompute/megengine_heuristic.h"
-#include "models/recompute/msps_heuristic.h"
 #include "models/recompute/random_heuristic.h"
-#include "models/recompute/size_heuristic.h"
+#include "models/recompute/scored_heuristic.h"
 
 namespace memsim {
 
-std::vector<std::string> eviction_heuristic_names() {
-    return {"dtr", "dtr_eq", "dtr_local", "msps", "lru", "size", "random", "megengine"};
+namespace {
+
+// A row whose heuristic is a scoring function.
+template <ScoreFunction score>
+std::unique_ptr<EvictionHeuristic> scored(const char* name, const HeuristicParams& params) {
+    return std::make_unique<ScoredHeuristic>(name, score, params);
 }
 
+const std::array<EvictionHeuristicRow, 8> kHeuristics{{
+    {"dtr", "cost of the evicted neighbourhood / (size x staleness)",
+     [](const HeuristicParams& p) { return scored<dtr_score>("dtr", p); }},
+    {"dtr_eq", "dtr with the evicted neighbourhood approximated by union-find groups",
+     [](const HeuristicParams&) -> std::unique_ptr<EvictionHeuristic> { return std::make_unique<DtrEqHeuristic>(); }},
+    {"dtr_local", "own compute / (size x staleness)",
+     [](const HeuristicParams& p) { return scored<dtr_local_score>("dtr_local", p); }},
+    {"msps", "compute of the evicted ancestors per byte, no staleness",
+     [](const HeuristicParams& p) { return scored<msps_score>("msps", p); }},
+    {"lru", "the least recently accessed", [](const HeuristicParams& p) { return scored<lru_score>("lru", p); }},
+    {"size", "the largest", [](const HeuristicParams& p) { return scored<size_score>("size", p); }},
+    {"random", "a uniformly random candidate from a seeded splitmix64 stream (seed)",
+     [](const HeuristicParams& p) -> std::unique_ptr<EvictionHeuristic> { return std::make_unique<RandomHeuristic>(p.seed); }},
+    {"megengine", "MegEngine's evaluation function with exponents a, b, c, d",
+     [](const HeuristicParams& p) { return scored<megengine_score>("megengine", p); }},
+}};
+
+}  // namespace
+
+std::span<const EvictionHeuristicRow> eviction_heuristic_table() { return kHeuristics; }
+
+std::vector<std::string> eviction_heuristic_names() { return row_names(kHeuristics); }
+
 std::unique_ptr<EvictionHeuristic> make_eviction_heuristic(const std::string& name, const HeuristicParams& params) {
-    if (name == "dtr") return std::make_unique<DtrHeuristic>();
-    if (name == "dtr_eq") return std::make_unique<DtrEqHeuristic>();
-    if (name == "dtr_local") return std::make_unique<DtrLocalHeuristic>();
-    if (name == "msps") return std::make_unique<MspsHeuristic>();
-    if (name == "lru") return std::make_unique<LruHeuristic>();
-    if (name == "size") return std::make_unique<SizeHeuristic>();
-    if (name == "random") return std::make_unique<RandomHeuristic>(params.seed);
-    if (name == "megengine") return std::make_unique<MegEngineHeuristic>(params);
-    std::string known;
-    for (const std::string& n : eviction_heuristic_names()) known += (known.empty() ? "" : ", ") + n;
-    throw std::invalid_argument("unknown recompute heuristic '" + name + "' (known: " + known + ")");
+    if (const EvictionHeuristicRow* row = find_row(kHeuristics, name)) return row->make(params);
+    throw std::invalid_argument(unknown_name_message("recompute heuristic", name, eviction_heuristic_names()));
 }
 
 }  // namespace memsim

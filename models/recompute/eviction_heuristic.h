@@ -1,14 +1,16 @@
 // Which resident tensor to evict when an allocation does not fit the budget
-// (SPEC section 5). The engine owns the state and the eviction loop; a heuristic
+// (docs/semantics.md, Recomputation). The engine owns the state and the eviction loop; a heuristic
 // only scores. Candidates are given in insertion order (the order in which they
 // last became resident), so "most recently inserted" is the last one.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "models/policy_table.h"
 #include "models/workload/workload.h"
 
 namespace memsim {
@@ -43,8 +45,13 @@ public:
     virtual void on_rematerialized(const EvictionView& /*view*/, TensorId /*t*/) {}
 };
 
+// The table of `policy.recompute.heuristic`: one row per heuristic (name, one-line
+// summary, factory), in the order --help and the docs list them.
+using EvictionHeuristicRow = PolicyRow<std::unique_ptr<EvictionHeuristic> (*)(const HeuristicParams&)>;
+std::span<const EvictionHeuristicRow> eviction_heuristic_table();
+
 std::vector<std::string> eviction_heuristic_names();
-// Throws std::invalid_argument for an unknown name.
+// Throws std::invalid_argument for an unknown name, listing the valid ones and the closest.
 std::unique_ptr<EvictionHeuristic> make_eviction_heuristic(const std::string& name, const HeuristicParams& params);
 
 }  // namespace memsim

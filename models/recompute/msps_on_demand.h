@@ -1,5 +1,5 @@
-// Planned recomputation `msps_on_demand` (SPEC section 5; KubeDroid's
-// ondemand_recompute_via_msps, PEER_NOTES section 9): walk the ops in order; before
+// Planned recomputation `msps_on_demand` (docs/recompute.md; the reference
+// code's KubeDroid ondemand_recompute_via_msps): walk the ops in order; before
 // each, regenerate its missing inputs (recursively, ascending tensor id); after each,
 // while live bytes exceed the budget, release the resident tensor with the largest
 // memory saved per second = bytes / (cost of recomputing it and its missing

@@ -1,5 +1,6 @@
 #include "models/recompute/recompute_planner.h"
 
+#include <array>
 #include <stdexcept>
 
 #include "models/recompute/capuchin.h"
@@ -8,15 +9,24 @@
 
 namespace memsim {
 
-std::vector<std::string> recompute_planner_names() { return {"msps_on_demand", "capuchin", "sublinear"}; }
+namespace {
+
+const std::array<RecomputePlannerRow, 3> kPlanners{{
+    {"msps_on_demand", "in order; over the budget, releases the tensor saving most bytes per ms of recomputation", plan_msps_on_demand},
+    {"capuchin", "feature maps chosen by memory saved per second, regenerated in the backward pass", plan_capuchin},
+    {"sublinear", "sqrt(n) checkpoints at the forward graph's cut vertices (the budget does not change it)", plan_sublinear},
+}};
+
+}  // namespace
+
+std::span<const RecomputePlannerRow> recompute_planner_table() { return kPlanners; }
+
+std::vector<std::string> recompute_planner_names() { return row_names(kPlanners); }
 
 ExecPlan plan_recompute(const std::string& planner, const Workload& w, std::uint64_t budget_bytes,
                         double recompute_limit_ms) {
-    if (planner == "msps_on_demand") return plan_msps_on_demand(w, budget_bytes, recompute_limit_ms);
-    if (planner == "capuchin") return plan_capuchin(w, budget_bytes, recompute_limit_ms);
-    if (planner == "sublinear") return plan_sublinear(w, budget_bytes, recompute_limit_ms);
-    throw std::invalid_argument("unknown recompute planner '" + planner +
-                                "' (known: msps_on_demand, capuchin, sublinear)");
+    if (const RecomputePlannerRow* row = find_row(kPlanners, planner)) return row->make(w, budget_bytes, recompute_limit_ms);
+    throw std::invalid_argument(unknown_name_message("recompute planner", planner, recompute_planner_names()));
 }
 
 }  // namespace memsim

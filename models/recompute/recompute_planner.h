@@ -2,17 +2,25 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "models/policy_table.h"
 #include "models/recompute/plan_builder.h"  // PlanStopped
 #include "models/workload/exec_plan.h"
 
 namespace memsim {
 
+// The table of `policy.recompute.planner`: name, one-line summary, and the planner
+// (workload, budget, recompute limit in ms, 0 for none) -> plan.
+using RecomputePlannerRow = PolicyRow<ExecPlan (*)(const Workload&, std::uint64_t, double)>;
+std::span<const RecomputePlannerRow> recompute_planner_table();
+
 std::vector<std::string> recompute_planner_names();  // msps_on_demand, capuchin, sublinear
-// Throws std::invalid_argument naming the unknown planner, and PlanStopped ("thrash")
-// when the plan's recomputation exceeds recompute_limit_ms (> 0).
+// Throws std::invalid_argument naming the unknown planner (with the valid ones and the
+// closest), and PlanStopped ("thrash") when the plan's recomputation exceeds
+// recompute_limit_ms (> 0).
 ExecPlan plan_recompute(const std::string& planner, const Workload& w, std::uint64_t budget_bytes,
                         double recompute_limit_ms = 0);
 

@@ -1,17 +1,12 @@
-#include "models/recompute/size_heuristic.h"
-
 #include <limits>
+
+#include "models/recompute/scored_heuristic.h"
 
 namespace memsim {
 
-std::size_t SizeHeuristic::choose(const EvictionView& view, const std::vector<TensorId>& candidates) {
-    std::vector<double> scores;
-    scores.reserve(candidates.size());
-    for (TensorId s : candidates) {
-        const auto bytes = static_cast<double>(view.workload().tensors[s].bytes);
-        scores.push_back(bytes > 0 ? 1.0 / bytes : std::numeric_limits<double>::infinity());
-    }
-    return pick_lowest_score(scores);
+double size_score(const ScoreInput& in, TensorId t) {
+    const auto bytes = static_cast<double>(in.view.workload().tensors[t].bytes);
+    return bytes > 0 ? 1.0 / bytes : std::numeric_limits<double>::infinity();
 }
 
 }  // namespace memsim

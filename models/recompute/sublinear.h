@@ -1,5 +1,5 @@
-// Planned recomputation `sublinear` (SPEC section 5; Chen et al.'s sqrt(n)
-// checkpointing as in KubeDroid's sublinear, PEER_NOTES section 9). Checkpoint
+// Planned recomputation `sublinear` (docs/recompute.md; Chen et al.'s sqrt(n)
+// checkpointing as in the reference code's KubeDroid sublinear). Checkpoint
 // candidates are the articulation points (cut vertices) of the forward graph - ops as
 // vertices, an undirected edge per producer -> consumer tensor flow among forward ops
 // - computed with Boost.Graph. Walking the forward ops, the feature-map bytes produced

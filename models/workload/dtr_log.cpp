@@ -8,9 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "models/alloc/os_allocator.h"
 #include "models/workload/input_error.h"
-#include "models/workload/replay.h"
 
 namespace memsim {
 
@@ -301,12 +299,5 @@ private:
 Workload load_dtr_log(const std::string& path) { return DtrLogReader(path).read().workload; }
 
 DtrLog load_dtr_log_detailed(const std::string& path) { return DtrLogReader(path).read(); }
-
-std::uint64_t dtr_log_baseline_peak(const DtrLog& log) {
-    // Constants arrive at their CONSTANT line (Op::arrivals) and every storage is released
-    // with its last reference: the plain replay is the published baseline.
-    OsAllocator os;
-    return replay_peak(log.workload, os);
-}
 
 }  // namespace memsim

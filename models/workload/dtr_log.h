@@ -1,4 +1,4 @@
-// Loader of the DTR prototype's operator logs (dtr-logs/README.md): one JSON object
+// Loader of the DTR prototype's operator logs (docs/workloads.md, DTR operator logs): one JSON object
 // per line. Mapping onto Workload (docs/recompute.md, "DTR logs"):
 //  - CONSTANT + MEMORY: a constant tensor (no producer), resident from just before the
 //    next op (Op::arrivals; from the start when declared before the first op);
@@ -37,9 +37,6 @@ struct DtrLog {
 };
 DtrLog load_dtr_log_detailed(const std::string& path);
 
-// The published simulator's baseline (no budget): peak live bytes with every constant
-// allocated when it appears and every storage freed when its last reference goes
-// (= replay_peak under the os allocator).
-std::uint64_t dtr_log_baseline_peak(const DtrLog& log);
+// Its baseline peak (no budget): dtr_log_baseline_peak in models/alloc/replay.h.
 
 }  // namespace memsim

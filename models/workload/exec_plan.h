@@ -4,7 +4,7 @@
 //
 // Step semantics (the engine runs each as SimGrid activities):
 //  - Compute op i: allocate outputs, allocate scratch, compute (lane "compute"),
-//    free scratch, free op i's `release` list (SPEC section 1 order).
+//    free scratch, free op i's `release` list (the order of docs/semantics.md).
 //  - Recompute op j: allocate op j's outputs again, allocate scratch, compute
 //    (lane "recompute"), free scratch. Its inputs must be resident.
 //  - Release tensor t: free t now if it is resident (an early release).

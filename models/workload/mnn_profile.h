@@ -1,4 +1,4 @@
-// Loader of the MNN profile format (SPEC section 1): a folder holding
+// Loader of the MNN profile format (docs/mnn_format.md): a folder holding
 // M.io_info.json, M.B.tensor_size.json, M.B.resize_info.json, M.B.cost_info.json
 // and optionally M.B.redundent_parent.json. Every file is validated; errors are
 // InputError naming the file, the entry and the bad value.

@@ -1,5 +1,5 @@
 // Built-in synthetic workloads with known answers.
-//  - uniform_linear (param n >= 1): the DTR paper's network (dtr-logs/README.md, "A
+//  - uniform_linear (param n >= 1): the DTR paper's network (docs/recompute.md; "A
 //    synthetic check"): every op costs 1 ms and outputs one 1-byte tensor. Forward
 //    f0..f_{n-1} (f_i reads f_{i-1}); backward b_{n-1} (no inputs), then b_k reads
 //    f_{k-1} (k > 0) and b_{k+1}. Releases: f_{n-1} after op f_{n-1}; after op b_{k+1}

@@ -58,7 +58,7 @@ struct Workload {
     [[nodiscard]] std::vector<TensorId> initial_tensors() const;
 };
 
-// Inclusive lifetime of one tensor in operator indices (usage record of SPEC section 3).
+// Inclusive lifetime of one tensor in operator indices (usage record: docs/planners.md).
 struct UsageRecord {
     TensorId tensor = -1;
     std::uint64_t bytes = 0;

@@ -13,7 +13,7 @@
 #include "models/workload/dtr_log.h"
 #include "models/workload/forward_end.h"
 #include "models/workload/mnn_profile.h"
-#include "models/workload/replay.h"
+#include "models/alloc/replay.h"
 #include "models/workload/input_error.h"
 #include "sim/cli/commands.h"
 #include "sim/scenario/units.h"

@@ -17,7 +17,7 @@
 #include "models/workload/dtr_log.h"
 #include "models/workload/input_error.h"
 #include "models/workload/mnn_profile.h"
-#include "models/workload/replay.h"
+#include "models/alloc/replay.h"
 #include "sim/cli/commands.h"
 
 namespace memsim::cli {

@@ -1,4 +1,4 @@
-// memsim plan: the static memory planners (SPEC section 3) on usage records from a JSON
+// memsim plan: the static memory planners (docs/planners.md) on usage records from a JSON
 // file (one plan printed as JSON) or on a workload (a comparison table).
 #pragma once
 

@@ -2,7 +2,7 @@
 // thrash limit, and properties on the uniform linear network.
 #include <catch2/catch.hpp>
 
-#include "models/recompute/dtr_reference_runtime.h"
+#include "dtr_reference_runtime.h"
 #include "models/workload/synthetic.h"
 
 using namespace memsim;

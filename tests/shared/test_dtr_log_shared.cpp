@@ -1,4 +1,4 @@
-// The six shared DTR logs against the published baseline table (dtr-logs/README.md).
+// The six shared DTR logs against the published baseline table (../shared/dtr-logs/README.md).
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -7,7 +7,7 @@
 
 #include "models/alloc/os_allocator.h"
 #include "models/workload/dtr_log.h"
-#include "models/workload/replay.h"
+#include "models/alloc/replay.h"
 #include "file_support.h"
 #include "shared_data.h"
 

@@ -1,4 +1,4 @@
-// The published DTR simulator's h_DTR table on the six shared logs (dtr-logs/README.md):
+// The published DTR simulator's h_DTR table on the six shared logs (../shared/dtr-logs/README.md):
 // time overhead (clock / baseline compute) under budget = ratio x baseline peak, in
 // `policy.semantics: dtr`, thrash at recomputation > compute. Cells memsim reproduces to
 // the table's four decimals are checked exactly; the others (lstm at 0.4-0.5, treelstm,

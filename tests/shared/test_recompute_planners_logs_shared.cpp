@@ -13,7 +13,7 @@
 #include "models/recompute/recompute_planner.h"
 #include "models/workload/dtr_log.h"
 #include "models/workload/mnn_profile.h"
-#include "models/workload/replay.h"
+#include "models/alloc/replay.h"
 #include "sim/scenario/scenario.h"
 #include "sim/simulation.h"
 #include "shared_data.h"

@@ -9,7 +9,7 @@
 #include "models/alloc/pool_allocator.h"
 #include "models/workload/forward_end.h"
 #include "models/workload/mnn_profile.h"
-#include "models/workload/replay.h"
+#include "models/alloc/replay.h"
 #include "sim/scenario/scenario.h"
 #include "sim/simulation.h"
 #include "shared_data.h"

@@ -6,7 +6,7 @@
 
 #include "models/alloc/os_allocator.h"
 #include "models/workload/mnn_profile.h"
-#include "models/workload/replay.h"
+#include "models/alloc/replay.h"
 #include "sim/scenario/scenario.h"
 #include "sim/simulation.h"
 #include "shared_data.h"

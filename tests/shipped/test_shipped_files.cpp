@@ -1,4 +1,5 @@
-// Every shipped scenario and platform file parses, and every scenario runs as shipped.
+// Every shipped scenario and platform file parses, and every scenario on the project's
+// own workloads runs as shipped (those on ../shared: tests/shared/).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -9,41 +10,11 @@
 #include <vector>
 
 #include "file_support.h"
+#include "shipped_support.h"
 #include "sim/scenario/scenario.h"
 
 using namespace memsim;
 namespace fs = std::filesystem;
-
-namespace {
-
-std::vector<fs::path> files_in(const std::string& dir) {
-    std::vector<fs::path> out;
-    for (const auto& e : fs::directory_iterator(dir))
-        if (e.path().extension() == ".yaml") out.push_back(e.path());
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
-bool needs_shared(const Scenario& s) {
-    return s.workload.profile.find("../shared") != std::string::npos || s.workload.dtr_log.find("../shared") != std::string::npos;
-}
-
-void run_scenarios(bool shared) {
-    const fs::path out = test::fresh_dir("shipped");
-    int ran = 0;
-    for (const fs::path& f : files_in("scenarios")) {
-        const Scenario s = load_scenario(f.string());
-        if (needs_shared(s) != shared) continue;
-        INFO(f.string());
-        const test::Outcome o = test::run_memsim("run " + f.string() + " -q --out " + (out / f.stem()).string());
-        INFO(o.err);
-        CHECK(o.code == 0);
-        ++ran;
-    }
-    CHECK(ran > 0);
-}
-
-}  // namespace
 
 TEST_CASE("shipped: every platform file in configs/ parses") {
     // Bytes per second, read and write, worked out from each file's bandwidth text
@@ -55,7 +26,7 @@ TEST_CASE("shipped: every platform file in configs/ parses") {
         {"phone_redmi", {263.05 * 1048576, 121.54 * 1048576}},
         {"phone_samsung", {797.91 * 1048576, 315.22 * 1048576}},
     };
-    const auto files = files_in("configs");
+    const auto files = test::yaml_files_in("configs");
     CHECK(files.size() == rates.size());
     for (const fs::path& f : files) {
         INFO(f.string());
@@ -68,9 +39,7 @@ TEST_CASE("shipped: every platform file in configs/ parses") {
     }
 }
 
-TEST_CASE("shipped: every scenario on the project's own workloads runs as shipped") { run_scenarios(false); }
-
-TEST_CASE("shared: every scenario on the shared profiles runs as shipped") { run_scenarios(true); }
+TEST_CASE("shipped: every scenario on the project's own workloads runs as shipped") { test::run_shipped_scenarios(false); }
 
 // examples/mlp is the project's own workload, written by `memsim generate` (never data
 // from ../shared): the shipped files are exactly what the generator writes today.

@@ -2,7 +2,9 @@
 
 #include "models/alloc/os_allocator.h"
 #include "models/alloc/pool_allocator.h"
-#include "models/workload/replay.h"
+#include "models/alloc/replay.h"
+#include "models/allocators.h"
+#include "models/plan/strategies.h"
 #include "test_support.h"
 
 using namespace memsim;
@@ -82,4 +84,19 @@ TEST_CASE("replay of a hand-made graph: os and pool peaks worked out on paper") 
     // a: new 128. b: new 320 (448). scratch: new 64 (512). free scratch, free a.
     // c (128): best fit is a's 128 chunk. free b. d (64): the scratch's 64 chunk.
     CHECK(replay_peak(w, pool) == 512);
+}
+
+TEST_CASE("allocator table: os, pool and one planner row per strategy, and unknown names get the valid ones and the closest") {
+    const std::vector<std::string> names = allocator_names();
+    REQUIRE(names.size() == 2 + plan::strategy_names().size());
+    CHECK(names[0] == "os");
+    CHECK(names[1] == "pool");
+    CHECK(names[2] == "planner:naive");
+    for (const AllocatorRow& row : allocator_table()) {
+        INFO(row.name);
+        CHECK(!row.summary.empty());
+        CHECK(make_allocator(std::string(row.name))->name() == row.name);
+    }
+    CHECK_THROWS_WITH(make_allocator("poll"), Catch::Contains("unknown allocator 'poll' (valid: os, pool, planner:naive,") &&
+                                                  Catch::Contains("did you mean 'pool'?"));
 }

@@ -1,4 +1,4 @@
-// Static planners (SPEC section 3) on two small record sets worked out by hand.
+// Static planners (docs/planners.md) on two small record sets worked out by hand.
 // Records are {tensor, bytes, first_op, last_op}; intervals are inclusive. An object
 // is free for record i when its last tenant has last_op < first_op(i).
 #include <catch2/catch.hpp>

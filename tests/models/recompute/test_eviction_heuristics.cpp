@@ -6,7 +6,7 @@
 
 #include "models/recompute/dtr_eq_heuristic.h"
 #include "models/recompute/eviction_heuristic.h"
-#include "models/recompute/megengine_heuristic.h"
+#include "models/recompute/scored_heuristic.h"
 
 using namespace memsim;
 
@@ -106,7 +106,7 @@ TEST_CASE("megengine: the SPEC formula with free neighbours and recompute counts
     // Defaults a=1, b=1.0001, c=1, d=1, cost as dtr's: t0 1.001/(10*3.001) = 0.03336,
     // t1 5.001/(20*6.001) = 0.04167, t3 7.001/(40*2.001) = 0.0875, t4 5.001/(10*1.001) = 0.4996.
     CHECK(choose("megengine", v) == 0);
-    MegEngineHeuristic plain(HeuristicParams{});
+    ScoredHeuristic plain("megengine", megengine_score, HeuristicParams{});
     CHECK(plain.score(v, 1) == Approx(5.001 / (20.0 * 6.001)).epsilon(1e-12));
     // 100 free bytes around t1: 5.001/(120*6.001) = 0.006945 -> t1.
     v.free_[1] = 100;
@@ -116,7 +116,7 @@ TEST_CASE("megengine: the SPEC formula with free neighbours and recompute counts
     HeuristicParams params;
     params.b = 2.0;
     CHECK(choose("megengine", v, params) == 0);
-    MegEngineHeuristic penalised(params);
+    ScoredHeuristic penalised("megengine", megengine_score, params);
     CHECK(penalised.score(v, 1) == Approx(8.0 * 5.001 / (120.0 * 6.001)).epsilon(1e-12));
 }
 
@@ -170,5 +170,7 @@ TEST_CASE("heuristic factory: every name, and unknown names rejected") {
     for (const std::string& name : eviction_heuristic_names()) CHECK(make_eviction_heuristic(name, {})->name() == name);
     CHECK(eviction_heuristic_names().size() == 8);
     CHECK_THROWS_AS(make_eviction_heuristic("belady", {}), std::invalid_argument);
-    CHECK_THROWS_WITH(make_eviction_heuristic("belady", {}), Catch::Contains("unknown recompute heuristic 'belady'"));
+    CHECK_THROWS_WITH(make_eviction_heuristic("belady", {}), Catch::Contains("unknown recompute heuristic 'belady' (valid: dtr, dtr_eq,"));
+    CHECK_THROWS_WITH(make_eviction_heuristic("dtr_lcoal", {}), Catch::Contains("did you mean 'dtr_local'?"));
+    for (const EvictionHeuristicRow& row : eviction_heuristic_table()) CHECK(!row.summary.empty());
 }

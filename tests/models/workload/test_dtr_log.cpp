@@ -8,7 +8,7 @@
 #include "models/alloc/os_allocator.h"
 #include "models/workload/dtr_log.h"
 #include "models/workload/input_error.h"
-#include "models/workload/replay.h"
+#include "models/alloc/replay.h"
 
 using namespace memsim;
 

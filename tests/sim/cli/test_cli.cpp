@@ -109,21 +109,3 @@ TEST_CASE("cli: info --json on the shipped example") {
     CHECK(j["pool_peak_bytes"] == 10885696);
     CHECK(j["feature_map_bytes"] == 4858472);
 }
-
-TEST_CASE("shared: cli run on MobilenetV2 batch 4 agrees with info, exactly") {
-    const Outcome info = run_memsim("info ../shared/profiles/MobilenetV2 --batch 4 --json");
-    REQUIRE(info.code == 0);
-    const json i = json::parse(info.out);
-    CHECK(i["oracle_peak_bytes"] == 584812452);
-    CHECK(i["pool_peak_bytes"] == 623193344);
-    CHECK(i["forward_end"] == 1438);
-    for (const std::string allocator : {"os", "pool"}) {
-        const fs::path dir = fresh_dir("mb_" + allocator);
-        const Outcome o = run_memsim("run scenarios/mobilenetv2_b4.yaml -q --set policy.allocator=" + allocator + " --out " + dir.string());
-        REQUIRE(o.code == 0);
-        const json s = json::parse(read_file(dir / "summary.json"));
-        CHECK(s["peak_bytes"] == i[allocator == "os" ? "oracle_peak_bytes" : "pool_peak_bytes"]);
-        CHECK(s["time_ms"].get<double>() == Approx(i["compute_ms"].get<double>()).epsilon(1e-12));
-        CHECK(s["ops"] == 4304);
-    }
-}

@@ -1,4 +1,4 @@
-// The DTR uniform linear table (dtr-logs/README.md) reproduced by the SimGrid engine in
+// The DTR uniform linear table (tests/support/uniform_linear_table.h) reproduced by the SimGrid engine in
 // `policy.semantics: dtr`: every row and heuristic, exact recomputed-op counts.
 #include <catch2/catch.hpp>
 
@@ -7,24 +7,13 @@
 #include "models/workload/synthetic.h"
 #include "sim/scenario/scenario.h"
 #include "sim/simulation.h"
+#include "uniform_linear_table.h"
 
 using namespace memsim;
 
 namespace {
 
-struct Row {
-    int n, budget;
-    int dtr, dtr_eq, dtr_local, msps, lru, size;
-};
-
-const Row kTable[] = {
-    {16, 8, 8, 8, 11, 9, 11, 44},          {16, 4, 57, 57, 67, 29, 67, 90},
-    {64, 16, 49, 49, 161, 60, 161, 1224},  {64, 8, 102, 102, 598, 104, 598, 1652},
-    {64, 32, 32, 32, 35, 33, 35, 560},     {100, 10, 159, 159, 1255, 162, 1255, 4185},
-    {256, 16, 400, 400, 6984, 428, 6984, 29160},
-};
-
-RunResult run_dtr(int n, int budget, const std::string& heuristic) {
+RunResult run_dtr(int n, std::uint64_t budget, const std::string& heuristic) {
     const std::string yaml = fmt::format(
         "workload: {{synthetic: uniform_linear, n: {}}}\nplatform: {{memory: {{budget: {}B}}}}\n"
         "policy: {{allocator: os, semantics: dtr, recompute: {{heuristic: {}}}}}\n",
@@ -36,7 +25,7 @@ RunResult run_dtr(int n, int budget, const std::string& heuristic) {
 }  // namespace
 
 TEST_CASE("dtr semantics in the engine: the uniform linear table for every row and heuristic") {
-    for (const Row& row : kTable) {
+    for (const test::UniformLinearRow& row : test::kUniformLinearTable) {
         const std::pair<const char*, int> expected[] = {{"dtr", row.dtr}, {"dtr_eq", row.dtr_eq}, {"dtr_local", row.dtr_local},
                                                         {"msps", row.msps}, {"lru", row.lru},       {"size", row.size}};
         for (const auto& [heuristic, count] : expected) {

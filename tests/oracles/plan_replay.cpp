@@ -1,4 +1,4 @@
-#include "models/recompute/plan_replay.h"
+#include "plan_replay.h"
 
 #include <algorithm>
 

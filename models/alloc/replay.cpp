@@ -1,6 +1,8 @@
-#include "models/workload/replay.h"
+#include "models/alloc/replay.h"
 
 #include <vector>
+
+#include "models/alloc/os_allocator.h"
 
 namespace memsim {
 
@@ -29,6 +31,13 @@ std::uint64_t replay_peak(const Workload& w, Allocator& allocator) {
     }
     for (TensorId t = 0; t < static_cast<TensorId>(w.tensors.size()); ++t) release(t);
     return allocator.peak_bytes();
+}
+
+std::uint64_t dtr_log_baseline_peak(const DtrLog& log) {
+    // Constants arrive at their CONSTANT line (Op::arrivals) and every storage is released
+    // with its last reference: the plain replay is the published baseline.
+    OsAllocator os;
+    return replay_peak(log.workload, os);
 }
 
 }  // namespace memsim

@@ -1,4 +1,4 @@
-#include "models/recompute/dtr_reference_runtime.h"
+#include "dtr_reference_runtime.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,0 +1,60 @@
+// Eviction heuristics that only score (dtr, dtr_local, msps, lru, size, megengine): each
+// is one scoring function in its own file and one row of the table in
+// eviction_heuristic.cpp; ScoredHeuristic runs any of them. The candidate with the lowest
+// score goes, ties and zeros as pick_lowest_score says. Heuristics that keep state
+// between evictions (dtr_eq's groups, random's stream) stay classes.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/recompute/eviction_heuristic.h"
+#include "models/recompute/tensor_graph.h"
+
+namespace memsim {
+
+// What a score may read: the engine's view, the tensor graph (built on first use) and
+// the scenario's parameters.
+struct ScoreInput {
+    const EvictionView& view;
+    TensorGraphCache& graphs;
+    const HeuristicParams& params;
+    [[nodiscard]] const TensorGraph& graph() const { return graphs.get(view.workload()); }
+};
+
+using ScoreFunction = double (*)(const ScoreInput& in, TensorId t);
+
+class ScoredHeuristic final : public EvictionHeuristic {
+public:
+    ScoredHeuristic(std::string name, ScoreFunction score, const HeuristicParams& params)
+        : name_(std::move(name)), score_(score), params_(params) {}
+    [[nodiscard]] std::string name() const override { return name_; }
+    std::size_t choose(const EvictionView& view, const std::vector<TensorId>& candidates) override;
+    [[nodiscard]] double score(const EvictionView& view, TensorId t);
+
+private:
+    std::string name_;
+    ScoreFunction score_;
+    HeuristicParams params_;
+    TensorGraphCache graphs_;
+};
+
+// h_DTR: cost / (size x staleness), cost = own compute + compute of the exact evicted
+// neighbourhood in both directions (evicted storages reachable through evicted ones).
+double dtr_score(const ScoreInput& in, TensorId t);
+// h_DTR_local: own compute / (size x staleness).
+double dtr_local_score(const ScoreInput& in, TensorId t);
+// h_MSPS (memory saved per second, as a cost): (own compute + compute of the evicted
+// ancestors needed to recompute it) / size; no staleness.
+double msps_score(const ScoreInput& in, TensorId t);
+// h_LRU: the least recently accessed (the last access is the score).
+double lru_score(const ScoreInput& in, TensorId t);
+// h_size: the largest storage (score 1 / size).
+double size_score(const ScoreInput& in, TensorId t);
+// MegEngine's DTR evaluation function (docs/recompute.md), lowest wins:
+//   (cost + 1e-3)^a * b^recompute_times / ((size + free_neighbour_bytes)^c * (now - last_access + 1e-3)^d)
+// cost = own compute + compute of the exact evicted neighbourhood (both directions), as
+// MegEngine adds its neighbours' estimated cost to the tensor's own.
+double megengine_score(const ScoreInput& in, TensorId t);
+
+}  // namespace memsim

@@ -1,0 +1,80 @@
+// The shipped scenarios and platform files, for the tests of shipped/ and their halves
+// in shared/ (the scenarios on ../shared profiles): list them, run them as shipped, and
+// compare their outputs with the golden files.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "file_support.h"
+#include "golden_support.h"
+#include "sim/scenario/scenario.h"
+
+namespace memsim::test {
+
+namespace fs = std::filesystem;
+
+// The .yaml files of a folder, sorted.
+inline std::vector<fs::path> yaml_files_in(const fs::path& dir) {
+    std::vector<fs::path> out;
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.path().extension() == ".yaml") out.push_back(e.path());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+inline bool needs_shared(const Scenario& s) {
+    return s.workload.profile.find("../shared") != std::string::npos || s.workload.dtr_log.find("../shared") != std::string::npos;
+}
+
+// Every shipped scenario on the shared profiles (shared) or on the project's own
+// workloads (!shared) runs as shipped and exits 0.
+inline void run_shipped_scenarios(bool shared) {
+    const fs::path out = fresh_dir("shipped");
+    int ran = 0;
+    for (const fs::path& f : yaml_files_in("scenarios")) {
+        const Scenario s = load_scenario(f.string());
+        if (needs_shared(s) != shared) continue;
+        INFO(f.string());
+        const Outcome o = run_memsim("run " + f.string() + " -q --out " + (out / f.stem()).string());
+        INFO(o.err);
+        CHECK(o.code == 0);
+        ++ran;
+    }
+    CHECK(ran > 0);
+}
+
+// Runs the scenario from an empty working directory and returns where it wrote.
+inline fs::path run_as_shipped(const fs::path& scenario, const Scenario& s) {
+    const fs::path cwd = fresh_dir("golden_" + scenario.stem().string());
+    const Outcome o = run_memsim_in(cwd, "run " + scenario.string() + " -q --set output.events=true");
+    INFO(o.err);
+    REQUIRE(o.code == 0);
+    return cwd / s.output.dir;
+}
+
+inline void check_scenario_goldens(bool shared) {
+    int checked = 0;
+    for (const fs::path& f : yaml_files_in(fs::path(MEMSIM_SOURCE_DIR) / "scenarios")) {
+        const Scenario s = load_scenario(f.string());
+        if (needs_shared(s) != shared) continue;
+        INFO(f.filename().string());
+        const fs::path out = run_as_shipped(f, s);
+        const std::string golden = "scenarios/" + f.stem().string();
+        check_golden(golden + "/summary.json", read_file(out / "summary.json"));
+        // A shared profile's event log is a transcript of that profile (its operator names
+        // and sizes): the repository pins its digest, never the data itself.
+        if (shared)
+            check_golden(golden + "/events.csv.sha256", sha256_of(out / "events.csv") + "\n");
+        else
+            check_golden(golden + "/events.csv", read_file(out / "events.csv"));
+        ++checked;
+    }
+    CHECK(checked > 0);
+}
+
+}  // namespace memsim::test
