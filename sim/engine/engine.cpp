@@ -90,8 +90,8 @@ private:
         sm.forward_end = w_.forward_end;
         sm.swapped_tensors = swap_.plan().selected.size();
         if (c_.hybrid) {
-            sm.details["hybrid_swapped"] = static_cast<double>(memory_.hybrid_swaps());
-            sm.details["hybrid_dropped"] = static_cast<double>(memory_.hybrid_drops());
+            sm.details["hybrid_swapped"] = static_cast<double>(memory_.hybrid_tally().swapped);
+            sm.details["hybrid_dropped"] = static_cast<double>(memory_.hybrid_tally().dropped);
         }
         if (swap_.moves_tensors()) {
             sm.details["swap_selected_bytes"] = static_cast<double>(swap_.plan().selected_bytes);

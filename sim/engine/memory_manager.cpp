@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/engine/oom_report.h"
 #include "sim/engine/policy_view.h"
 #include "sim/simulation.h"
 
@@ -62,17 +63,6 @@ bool MemoryManager::evictable(TensorId t) const {
            (policy_.dtr_runtime || tensors_.has_future_use(t));
 }
 
-std::string MemoryManager::why_not_evictable(TensorId t) const {
-    const TensorState& st = tensors_[t];
-    const Tensor& tensor = w_.tensors[t];
-    if (tensor.scratch) return "scratch";
-    if (tensor.constant || tensor.producer == kNoOp) return "constant";
-    if (st.locks > 0) return "locked";
-    if (st.writing || st.reading) return "in I/O";
-    if (!policy_.heuristic && !policy_.spill) return "no eviction policy";
-    return "no later use: an output or awaiting its release";
-}
-
 // Budget enforcement: wait for writes that will free memory, then evict (drop for
 // recomputation, or swap out), else the run is out of memory.
 void MemoryManager::make_room(std::uint64_t bytes, int op) {
@@ -97,26 +87,8 @@ void MemoryManager::make_room(std::uint64_t bytes, int op) {
 }
 
 void MemoryManager::out_of_memory(std::uint64_t bytes, int op) const {
-    std::uint64_t pinned = 0;
-    std::vector<TensorId> held;
-    for (TensorId t = 0; t < tensors_.size(); ++t)
-        if (tensors_[t].where == Where::Resident && !evictable(t) && w_.tensors[t].alias_of < 0) {
-            pinned += w_.tensors[t].bytes;
-            held.push_back(t);
-        }
-    // The largest non-evictable tensors and why each cannot go.
-    std::sort(held.begin(), held.end(), [&](TensorId a, TensorId b) {
-        return w_.tensors[a].bytes != w_.tensors[b].bytes ? w_.tensors[a].bytes > w_.tensors[b].bytes : a < b;
-    });
-    std::vector<std::string> largest;
-    for (std::size_t k = 0; k < std::min<std::size_t>(3, held.size()); ++k)
-        largest.push_back(fmt::format("{} {} B ({})", w_.tensors[held[k]].name, w_.tensors[held[k]].bytes,
-                                      why_not_evictable(held[k])));
-    throw RunStopped{"oom", fmt::format("out of memory at op {} ({}): needs {} B more, budget {} B, "
-                                        "footprint {} B, non-evictable resident {} B{}{}",
-                                        op, op >= 0 ? w_.ops[op].name : "-", bytes, *budget_,
-                                        allocator_->footprint_bytes(), pinned,
-                                        largest.empty() ? "" : "; largest: ", fmt::join(largest, ", "))};
+    throw RunStopped{"oom", oom_message(w_, tensors_, *allocator_, *budget_, bytes, op, [&](TensorId t) { return evictable(t); },
+                                        policy_.heuristic || policy_.spill)};
 }
 
 // A dead tensor brought back for a regeneration stays while the requesting op runs,
@@ -151,7 +123,7 @@ TensorId MemoryManager::choose_victim(const std::vector<TensorId>& candidates, i
 void MemoryManager::evict(TensorId t, int op) {
     ++summary_.evictions;
     const bool to_disk = policy_.hybrid ? swap_is_cheaper(*view_, t) : policy_.spill;
-    if (policy_.hybrid) ++(to_disk ? hybrid_swaps_ : hybrid_drops_);
+    if (policy_.hybrid) ++(to_disk ? hybrid_.swapped : hybrid_.dropped);
     if (to_disk) {
         spiller_->spill(t, op);  // the write holds the memory until done; this op waits for it
         return;

@@ -37,6 +37,11 @@ struct EvictionPolicy {
     bool dtr_runtime = false;  // the published DTR runtime's evictability rule
 };
 
+// Hybrid evictions by outcome (summary details).
+struct HybridTally {
+    std::uint64_t swapped = 0, dropped = 0;
+};
+
 class PolicyView;
 
 class MemoryManager {
@@ -64,8 +69,7 @@ public:
     [[nodiscard]] bool fits(std::uint64_t bytes) const { return !budget_ || allocator_->footprint_if_allocated(bytes) <= *budget_; }
     [[nodiscard]] std::uint64_t live_bytes() const { return live_bytes_; }
     [[nodiscard]] std::uint64_t live_peak() const { return live_peak_; }
-    [[nodiscard]] std::uint64_t hybrid_swaps() const { return hybrid_swaps_; }
-    [[nodiscard]] std::uint64_t hybrid_drops() const { return hybrid_drops_; }
+    [[nodiscard]] const HybridTally& hybrid_tally() const { return hybrid_; }
 
 private:
     void make_room(std::uint64_t bytes, int op);
@@ -73,7 +77,6 @@ private:
     [[nodiscard]] std::vector<TensorId> resident_order() const;
     TensorId choose_victim(const std::vector<TensorId>& candidates, int op);
     void evict(TensorId t, int op);
-    [[nodiscard]] std::string why_not_evictable(TensorId t) const;
     [[noreturn]] void out_of_memory(std::uint64_t bytes, int op) const;
     void sample() { log_.sample(clock_.now(), allocator_->footprint_bytes(), live_bytes_); }
 
@@ -87,7 +90,8 @@ private:
     EvictionPolicy policy_;
     Spiller* spiller_ = nullptr;
     const PolicyView* view_ = nullptr;
-    std::uint64_t live_bytes_ = 0, live_peak_ = 0, hybrid_swaps_ = 0, hybrid_drops_ = 0;
+    std::uint64_t live_bytes_ = 0, live_peak_ = 0;
+    HybridTally hybrid_;
     std::vector<TensorId> regenerated_dead_;  // dead tensors a regeneration brought back
 };
 

@@ -10,9 +10,8 @@ SwapScheduler::SwapScheduler(const Workload& w, TensorTable& tensors, const Memo
                              const DiskQueue& disk, Clock& clock, std::unique_ptr<SwapMode> mode,
                              std::unique_ptr<PrefetchRule> prefetch, bool reference_forward_end,
                              double gpu_speed_scale)
-    : w_(w), tensors_(tensors), memory_(memory), io_(io), disk_(disk), clock_(clock), mode_(std::move(mode)),
-      prefetch_(std::move(prefetch)), reference_forward_end_(reference_forward_end),
-      speed_(gpu_speed_scale) {}
+    : w_(w), tensors_(tensors), io_(io), clock_(clock), mode_(std::move(mode)), prefetch_(std::move(prefetch)),
+      read_queue_(w, tensors, memory, disk, clock, plan_, gpu_speed_scale), reference_forward_end_(reference_forward_end) {}
 
 // Swap-ins this op needs, issued according to the mode; prefetch for later ops.
 void SwapScheduler::before_op(int op) {
@@ -65,21 +64,21 @@ bool SwapScheduler::free_pending_writes_at_forward_end() {
 void SwapScheduler::prefetch(int op) {
     const int n = op_count();
     if (next_group_ < op) next_group_ = op;
-    prefetch_->begin(*this, op);
-    while (next_group_ < n && prefetch_->issue_now(*this, op, next_group_)) {
+    prefetch_->begin(read_queue_, op);
+    while (next_group_ < n && prefetch_->issue_now(read_queue_, op, next_group_)) {
         issue_reads(next_group_, op);
         ++next_group_;
     }
 }
 
-double SwapScheduler::group_read_ms(int consumer) const {
+double ReadQueueView::group_read_ms(int consumer) const {
     double ms = 0;
     for (TensorId t : plan_.in_for[consumer])
         if (tensors_[t].where == Where::OnDisk) ms += disk_.read_ms(w_.tensors[t].bytes);
     return ms;
 }
 
-bool SwapScheduler::group_fits(int consumer) const {
+bool ReadQueueView::group_fits(int consumer) const {
     std::uint64_t bytes = 0;
     for (TensorId t : plan_.in_for[consumer])
         if (tensors_[t].where == Where::OnDisk) bytes += w_.tensors[t].bytes;

@@ -15,7 +15,33 @@ namespace memsim {
 
 class GpuStream;
 
-class SwapScheduler final : public SwapActions, private PrefetchView {
+// What the prefetch rules read: the disk queue's predictions, the compute ahead and
+// whether a read group fits the budget now.
+class ReadQueueView final : public PrefetchView {
+public:
+    ReadQueueView(const Workload& w, const TensorTable& tensors, const MemoryManager& memory, const DiskQueue& disk,
+                  const Clock& clock, const SwapPlan& plan, double gpu_speed_scale)
+        : w_(w), tensors_(tensors), memory_(memory), disk_(disk), clock_(clock), plan_(plan), speed_(gpu_speed_scale) {}
+
+    double now_ms() const override { return clock_.now(); }
+    double op_ms(int op) const override { return w_.ops[op].cost_ms / speed_; }
+    double compute_between(int from, int to) const override { return tensors_.compute_between(from, to); }
+    bool disk_idle() const override { return disk_.idle(); }
+    double disk_free_at_ms() const override { return disk_.free_at_ms(); }
+    double group_read_ms(int consumer) const override;
+    bool group_fits(int consumer) const override;
+
+private:
+    const Workload& w_;
+    const TensorTable& tensors_;
+    const MemoryManager& memory_;
+    const DiskQueue& disk_;
+    const Clock& clock_;
+    const SwapPlan& plan_;
+    double speed_;
+};
+
+class SwapScheduler final : public SwapActions {
 public:
     SwapScheduler(const Workload& w, TensorTable& tensors, const MemoryManager& memory, SwapIo& io, const DiskQueue& disk,
                   Clock& clock, std::unique_ptr<SwapMode> mode, std::unique_ptr<PrefetchRule> prefetch, bool reference_forward_end, double gpu_speed_scale);
@@ -40,26 +66,15 @@ public:
     bool free_pending_writes_at_forward_end() override;
 
 private:
-    // PrefetchView
-    double now_ms() const override { return clock_.now(); }
-    double op_ms(int op) const override { return w_.ops[op].cost_ms / speed_; }
-    double compute_between(int from, int to) const override { return tensors_.compute_between(from, to); }
-    bool disk_idle() const override { return disk_.idle(); }
-    double disk_free_at_ms() const override { return disk_.free_at_ms(); }
-    double group_read_ms(int consumer) const override;
-    bool group_fits(int consumer) const override;
-
     const Workload& w_;
     TensorTable& tensors_;
-    const MemoryManager& memory_;
     SwapIo& io_;
-    const DiskQueue& disk_;
     Clock& clock_;
     std::unique_ptr<SwapMode> mode_;
     std::unique_ptr<PrefetchRule> prefetch_;
     SwapPlan plan_;
+    ReadQueueView read_queue_;
     bool reference_forward_end_;
-    double speed_;
     GpuStream* gpu_ = nullptr;
     int next_group_ = 0;  // the first backward op whose reads are not issued yet
 };
