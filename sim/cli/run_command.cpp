@@ -11,6 +11,7 @@
 #include "sim/cli/commands.h"
 #include "sim/run/run_pipeline.h"
 #include "sim/scenario/scenario.h"
+#include "sim/scenario/schema.h"
 
 namespace memsim::cli {
 
@@ -31,6 +32,7 @@ void register_run_command(CLI::App& app) {
         ->allow_extra_args(false);
     cmd->add_option("--out", opt->out, "Output folder (default: the scenario's output.dir, else out/<name>)");
     cmd->add_flag("--quiet,-q", opt->quiet, "Print nothing but errors");
+    cmd->footer(policy_choices_help());
     cmd->callback([opt]() {
         guarded([&]() {
             const Scenario s = load_scenario(opt->scenario, opt->sets);

@@ -1,5 +1,7 @@
 #include "sim/scenario/schema.h"
 
+#include <fmt/format.h>
+
 #include "models/alloc/allocator.h"
 #include "models/recompute/eviction_heuristic.h"
 #include "models/recompute/recompute_planner.h"
@@ -13,6 +15,34 @@ namespace memsim {
 std::vector<std::string> semantics_names() { return row_names(semantics_table()); }
 std::vector<std::string> swap_mode_names() { return row_names(swap_modes()); }
 std::vector<std::string> swap_selection_names() { return row_names(swap_selections()); }
+
+namespace {
+
+template <typename Rows, typename Name>
+std::string rows_help(const char* key, const Rows& rows, Name name) {
+    std::string text = fmt::format("  {}:\n", key);
+    for (const auto& row : rows) text += fmt::format("    {:<14} {}\n", name(row), row.summary);
+    return text;
+}
+
+std::string names_help(const char* key, const std::vector<std::string>& names) {
+    return fmt::format("  {}: {}\n", key, fmt::join(names, ", "));
+}
+
+}  // namespace
+
+std::string policy_choices_help() {
+    const auto plain = [](const auto& row) { return std::string(row.name); };
+    std::string text = "Policy choices (--set KEY=VALUE or in the scenario):\n";
+    text += names_help("policy.allocator", allocator_names());
+    text += rows_help("policy.semantics", semantics_table(), plain);
+    text += rows_help("policy.swap.mode", swap_modes(), plain);
+    text += rows_help("policy.swap.select", swap_selections(), plain);
+    text += rows_help("policy.swap.prefetch", prefetch_rules(), [](const PrefetchRow& row) { return prefetch_usage(row); });
+    text += names_help("policy.recompute.heuristic", eviction_heuristic_names());
+    text += names_help("policy.recompute.planner", recompute_planner_names());
+    return text;
+}
 
 std::vector<std::string> prefetch_usages() {
     std::vector<std::string> usages;

@@ -24,4 +24,8 @@ std::vector<std::string> swap_mode_names();
 std::vector<std::string> swap_selection_names();
 std::vector<std::string> prefetch_usages();  // "eager", "lead_ops: N", ...
 
+// Every policy key and its choices, one block per family, with each row's one-line
+// summary where the table has one (for `memsim run --help`).
+std::string policy_choices_help();
+
 }  // namespace memsim
