@@ -1,7 +1,8 @@
-// Runs one scenario on one workload in SimGrid: the GPU stream actor executes the
-// plan's steps as executions, the disk actor serves a FIFO of swap-outs and swap-ins
-// as disk I/Os, and the memory manager accounts every byte through the allocator,
-// checks the budget and the invariants, and records the event log.
+// Runs one scenario on one workload in SimGrid (the engine is sim/engine/, the run
+// pipeline sim/run/): the GPU stream actor executes the plan's steps as executions, the
+// disk actor serves a FIFO of swap-outs and swap-ins as disk I/Os, and the memory
+// manager accounts every byte through the allocator, checks the budget and the
+// invariants, and records the event log.
 #pragma once
 
 #include <stdexcept>
@@ -26,11 +27,9 @@ public:
     using std::logic_error::logic_error;
 };
 
-// platform.memory.budget_ratio -> platform.memory.budget: floor(ratio x the workload's
-// no-swap peak under the scenario's allocator). Nothing to do without a ratio.
-void resolve_budget(Scenario& scenario, const Workload& w);
-
-// Bad input raises InputError; out-of-memory and thrashing are results (summary.status).
+// A scenario's policy on a loaded workload: validated and resolved (resolve_run_config
+// in sim/run/run_config.h), then simulated. Bad input raises InputError; out-of-memory
+// and thrashing are results (summary.status).
 RunResult simulate(const Workload& w, const Scenario& scenario);
 RunResult simulate(const Workload& w, const Scenario& scenario, const ExecPlan& plan);
 

@@ -2,7 +2,13 @@
 
 #include <fmt/format.h>
 
+#include "models/workload/workload.h"
+
 namespace memsim {
+
+std::string workload_label(const Workload& w) {
+    return w.name.empty() ? w.source : fmt::format("{} (batch {})", w.name, w.batch);
+}
 
 nlohmann::json to_json(const Summary& s) {
     nlohmann::json j;

@@ -35,6 +35,11 @@ struct Summary {
     std::map<std::string, double> details;  // per-mode extras (e.g. forward_ms, backward_ms)
 };
 
+struct Workload;
+
+// How a summary names a workload: "name (batch N)", or its source file.
+std::string workload_label(const Workload& w);
+
 nlohmann::json to_json(const Summary& s);
 // One human-readable block (a few aligned lines).
 std::string to_table(const Summary& s);

@@ -122,4 +122,8 @@ SwapPlan plan_budget(const Workload& w, std::uint64_t budget) {
     return make_plan(w, windows, take);
 }
 
+SwapPlan empty_swap_plan(const Workload& w) {
+    return SwapPlan{std::vector<std::vector<TensorId>>(w.ops.size()), std::vector<std::vector<TensorId>>(w.ops.size()), {}, 0};
+}
+
 }  // namespace memsim

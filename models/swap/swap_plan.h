@@ -30,4 +30,7 @@ SwapPlan plan_feature_maps(const Workload& w);
 // budget at run time (waiting for writes, or failing with oom).
 SwapPlan plan_budget(const Workload& w, std::uint64_t budget);
 
+// Nothing selected: an empty out/in list per operator.
+SwapPlan empty_swap_plan(const Workload& w);
+
 }  // namespace memsim

@@ -16,6 +16,7 @@
 #include "models/alloc/replay.h"
 #include "models/workload/input_error.h"
 #include "sim/cli/commands.h"
+#include "sim/scenario/scenario.h"
 #include "sim/scenario/units.h"
 #include "sim/workload_info.h"
 
@@ -55,14 +56,14 @@ void register_info_command(CLI::App& app) {
         std::optional<int> forward_end;
         bool json = false;
         std::string costs = "measured";
-        std::string disk_bandwidth = "104094472B/4.452s";
+        std::string disk_bandwidth = fmt::format("{}B/{}s", kPhoneDiskBytes, kPhoneDiskSeconds);
     };
     auto opt = std::make_shared<Options>();
     CLI::App* cmd = app.add_subcommand("info", "Static facts about a profiled workload: sizes, peaks, feature maps");
     add_workload_source_options(*cmd, opt->source);
     cmd->add_option("--forward-end", opt->forward_end, "First backward operator (default: inferred)");
     cmd->add_option("--disk-bandwidth", opt->disk_bandwidth,
-                    "Disk rate for the swap-time lower bound (default: the profiled phone, 104094472B/4.452s)");
+                    "Disk rate for the swap-time lower bound (default: the profiled phone, " + opt->disk_bandwidth + ")");
     cmd->add_option("--costs", opt->costs,
                     "measured: the batch's cost file; linear_fit: per-operator line through every measured batch")
         ->check(CLI::IsMember({"measured", "linear_fit"}));

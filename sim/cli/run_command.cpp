@@ -1,68 +1,21 @@
-// memsim run: one scenario, one simulation, a summary.
+// memsim run: parses its flags and runs the scenario through the library's pipeline
+// (sim/run/run_pipeline.h); memsim generate: writes the example MLP profile.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
-#include "models/recompute/recompute_planner.h"
-#include "models/workload/input_error.h"
-#include "sim/cli/commands.h"
-#include "sim/output/outputs.h"
-#include "sim/scenario/scenario.h"
-#include "sim/simulation.h"
 #include "models/workload/example_mlp.h"
-#include "sim/workload_factory.h"
+#include "sim/cli/commands.h"
+#include "sim/run/run_pipeline.h"
+#include "sim/scenario/scenario.h"
+#include "sim/scenario/schema.h"
 
 namespace memsim::cli {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-void write_summary(const RunResult& r, const Scenario& s, const std::string& dir) {
-    fs::create_directories(dir);
-    nlohmann::json j = to_json(r.summary);
-    j["scenario_resolved"] = yaml_to_json(s.resolved);
-    const fs::path path = fs::path(dir) / "summary.json";
-    std::ofstream out(path);
-    if (!out) throw InputError(fmt::format("{}: cannot write", path.string()));
-    out << j.dump(2) << "\n";
-}
-
-// Planned recomputation turns the workload into a plan with recompute and early-release
-// steps; otherwise every operator runs once, in order.
-ExecPlan execution_plan(const Workload& w, const Scenario& s) {
-    if (s.policy.recompute.planner.empty()) return straight_plan(w);
-    if (!s.platform.memory_budget)
-        throw InputError(fmt::format("{}: policy.recompute.planner: '{}' needs platform.memory.budget", s.file,
-                                     s.policy.recompute.planner));
-    // The engine's thrash rule, applied while the plan is written: a planner that would
-    // recompute beyond max_overhead (else 100) x the compute stops as thrash.
-    const double overhead = s.policy.recompute.max_overhead.value_or(100.0);
-    return plan_recompute(s.policy.recompute.planner, w, *s.platform.memory_budget, overhead * w.compute_ms());
-}
-
-// A run whose planner stopped before the simulation: the summary says why.
-RunResult stopped_before_run(const Workload& w, const Scenario& s, const PlanStopped& stop) {
-    RunResult r;
-    Summary& sm = r.summary;
-    sm.scenario = s.name;
-    sm.status = stop.status;
-    sm.message = fmt::format("{}: {}", s.policy.recompute.planner, stop.what());
-    sm.workload = w.name.empty() ? w.source : fmt::format("{} (batch {})", w.name, w.batch);
-    sm.allocator = s.policy.allocator;
-    sm.semantics = s.policy.semantics;
-    sm.swap_mode = s.policy.swap.mode;
-    sm.compute_ms = w.compute_ms();
-    sm.ops = w.ops.size();
-    sm.forward_end = w.forward_end;
-    return r;
-}
-
-}  // namespace
 
 void register_run_command(CLI::App& app) {
     struct Options {
@@ -79,21 +32,14 @@ void register_run_command(CLI::App& app) {
         ->allow_extra_args(false);
     cmd->add_option("--out", opt->out, "Output folder (default: the scenario's output.dir, else out/<name>)");
     cmd->add_flag("--quiet,-q", opt->quiet, "Print nothing but errors");
+    cmd->footer(policy_choices_help());
     cmd->callback([opt]() {
         guarded([&]() {
-            Scenario s = load_scenario(opt->scenario, opt->sets);
-            if (!opt->out.empty()) s.resolved["output"]["dir"] = opt->out;  // the summary records where it went
-            const Workload w = load_workload(s);
-            resolve_budget(s, w);  // platform.memory.budget_ratio -> bytes
-            RunResult r;
-            try {
-                r = simulate(w, s, execution_plan(w, s));
-            } catch (const PlanStopped& stop) {
-                r = stopped_before_run(w, s, stop);
-            }
-            const std::string dir = opt->out.empty() ? s.output.dir : opt->out;
-            write_summary(r, s, dir);
-            const std::vector<std::string> outputs = write_run_outputs(r.log, r.summary, s.name, dir, s.output.events, s.output.gantt, s.output.trace);
+            const Scenario s = load_scenario(opt->scenario, opt->sets);
+            const ScenarioRun run = run_scenario(s, opt->out);
+            const RunResult& r = run.result;
+            const std::string& dir = run.dir;
+            const std::vector<std::string>& outputs = run.outputs;
             if (!opt->quiet) {
                 std::cout << to_table(r.summary);
                 if (s.resolved["sweep"])

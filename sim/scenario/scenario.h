@@ -26,9 +26,14 @@ struct WorkloadSpec {
     std::map<std::string, double> synthetic_params;
 };
 
+// The profiled phone's disk: 104094472 bytes in 4.452 s (the default disk).
+inline constexpr double kPhoneDiskBytes = 104094472.0;
+inline constexpr double kPhoneDiskSeconds = 4.452;
+inline constexpr double kPhoneDiskBytesPerS = kPhoneDiskBytes / kPhoneDiskSeconds;
+
 struct DiskSpec {
-    double read_bytes_per_s = 104094472.0 / 4.452;  // the profiled phone
-    double write_bytes_per_s = 104094472.0 / 4.452;
+    double read_bytes_per_s = kPhoneDiskBytesPerS;
+    double write_bytes_per_s = kPhoneDiskBytesPerS;
     double read_latency_ms = 0.0;
     double write_latency_ms = 0.0;
 };
@@ -40,21 +45,21 @@ struct PlatformSpec {
     std::optional<std::uint64_t> memory_budget;
     // platform.memory.budget_ratio: the budget as a fraction of the workload's no-swap
     // peak under the scenario's allocator, resolved into memory_budget once the workload
-    // is loaded (resolve_budget in sim/simulation.h). Exclusive with budget.
+    // is loaded (resolve_run_config in sim/run/run_config.h). Exclusive with budget.
     std::optional<double> memory_budget_ratio;
 };
 
-enum class PrefetchKind { Eager, LeadOps, LeadMs, JustInTime };
-
+// policy.swap.prefetch: a rule of the prefetch table (models/swap/prefetch/) and its
+// parameter, if the rule takes one.
 struct PrefetchSpec {
-    PrefetchKind kind = PrefetchKind::Eager;
+    std::string rule = "eager";
     int lead_ops = 0;
     double lead_ms = 0.0;
 };
 
 struct SwapSpec {
-    std::string mode = "none";           // none | sync | semi_sync | async
-    std::string select = "feature_maps"; // feature_maps | budget | fixed_buffer
+    std::string mode = "none";            // models/swap/mode/swap_modes.cpp
+    std::string select = "feature_maps";  // models/swap/selection/swap_selections.cpp
     PrefetchSpec prefetch;
 };
 
@@ -67,7 +72,7 @@ struct RecomputeSpec {
 
 struct PolicySpec {
     std::string allocator = "os";
-    std::string semantics = "simulated";  // simulated | reference | dtr
+    std::string semantics = "simulated";  // models/semantics/semantics.cpp
     SwapSpec swap;
     RecomputeSpec recompute;
     bool hybrid = false;
@@ -102,5 +107,10 @@ Scenario parse_scenario(const std::string& yaml_text, const std::string& label,
 void apply_override(YAML::Node& root, const std::string& assignment, const std::string& label);
 nlohmann::json yaml_to_json(const YAML::Node& node);
 std::string closest_match(const std::string& word, const std::vector<std::string>& choices);
+
+// The checks across fields that parsing alone cannot make (a selection that needs a
+// budget, semantics that exist for one selection only, ...). Throws InputError naming
+// the file and the key. The run pipeline calls it before anything runs.
+void validate_policy(const Scenario& scenario);
 
 }  // namespace memsim

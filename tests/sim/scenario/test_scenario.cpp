@@ -54,7 +54,7 @@ TEST_CASE("scenario: --set overrides by dotted path, creating maps") {
     CHECK(s.workload.batch == 8);
     CHECK(s.policy.swap.mode == "async");
     CHECK(s.platform.memory_budget == std::uint64_t{1572864});
-    CHECK(s.policy.swap.prefetch.kind == PrefetchKind::LeadOps);
+    CHECK(s.policy.swap.prefetch.rule == "lead_ops");
     CHECK(s.policy.swap.prefetch.lead_ops == 3);
     CHECK(s.platform.disk.read_bytes_per_s == 1e9);
     CHECK(s.platform.disk.write_bytes_per_s == 23.4e6);  // only reads were overridden
@@ -64,11 +64,11 @@ TEST_CASE("scenario: --set overrides by dotted path, creating maps") {
 
 TEST_CASE("scenario: prefetch forms") {
     auto prefetch = [](const std::string& v) { return parse_scenario(kBase, "t.yaml", {"policy.swap.prefetch=" + v}).policy.swap.prefetch; };
-    CHECK(prefetch("eager").kind == PrefetchKind::Eager);
-    CHECK(prefetch("just_in_time").kind == PrefetchKind::JustInTime);
+    CHECK(prefetch("eager").rule == "eager");
+    CHECK(prefetch("just_in_time").rule == "just_in_time");
     CHECK(prefetch("{lead_ops: 5}").lead_ops == 5);
     const PrefetchSpec ms = prefetch("{lead_ms: 1.5s}");
-    CHECK(ms.kind == PrefetchKind::LeadMs);
+    CHECK(ms.rule == "lead_ms");
     CHECK(ms.lead_ms == 1500.0);
     CHECK_THAT(error_of([&] { prefetch("jit"); }), Catch::Contains("policy.swap.prefetch"));
 }

@@ -1,0 +1,36 @@
+// Which tensors go to disk (policy.swap.select): a static plan of swap-outs and
+// swap-ins, and, for the budget-driven selections, the rule that picks what else goes
+// to disk when the budget forces an eviction at run time. One selection per file,
+// found from the table below.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+
+#include "models/policy_table.h"
+#include "models/swap/swap_plan.h"
+#include "models/swap/victim/victim_rule.h"
+#include "models/workload/workload.h"
+
+namespace memsim {
+
+class SwapSelection {
+public:
+    virtual ~SwapSelection() = default;
+    [[nodiscard]] virtual SwapPlan plan(const Workload& w, std::optional<std::uint64_t> budget) const = 0;
+    [[nodiscard]] virtual bool needs_budget() const { return false; }
+    // Picks run-time swap-outs when no recompute heuristic does (nullptr: none).
+    [[nodiscard]] virtual std::unique_ptr<VictimRule> victim_rule() const { return nullptr; }
+    // Run-time evictions still go to disk when a recompute heuristic picks them.
+    [[nodiscard]] virtual bool spills_heuristic_victims() const { return false; }
+};
+
+using SwapSelectionRow = PolicyRow<std::unique_ptr<SwapSelection> (*)()>;
+
+std::span<const SwapSelectionRow> swap_selections();
+// No static selection (policy.hybrid: every swap-out is an eviction decision).
+std::unique_ptr<SwapSelection> make_no_selection();
+
+}  // namespace memsim

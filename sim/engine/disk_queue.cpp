@@ -1,0 +1,96 @@
+#include "sim/engine/disk_queue.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace memsim {
+
+namespace sg = simgrid::s4u;
+
+DiskQueue::DiskQueue(const Workload& w, const DiskSpec& disk, Clock& clock, EventLog& log, Summary& summary)
+    : w_(w), spec_(disk), clock_(clock), log_(log), summary_(summary), read_ms_per_byte_(1e3 / disk.read_bytes_per_s),
+      write_ms_per_byte_(1e3 / disk.write_bytes_per_s), queued_write_(w.tensors.size(), 0) {}
+
+void DiskQueue::enqueue(bool write, TensorId t, int op) {
+    IoRequest r{write, t, w_.tensors[t].bytes, op, 0, false};
+    const double lat = r.write ? spec_.write_latency_ms : spec_.read_latency_ms;
+    r.predicted_ms = lat + static_cast<double>(r.bytes) * (r.write ? write_ms_per_byte_ : read_ms_per_byte_);
+    free_pred_ms_ = (idle() ? clock_.now() : std::max(free_pred_ms_, clock_.now())) + r.predicted_ms;
+    if (write && queued_write_[t] == 0) queued_write_[t] = front_seq_ + queue_.size() + 1;
+    queue_.push_back(r);
+    ++live_;
+    clock_.notify();
+}
+
+bool DiskQueue::cancel_write(TensorId t) {
+    if (queued_write_[t] == 0) return false;
+    IoRequest& r = queue_[queued_write_[t] - 1 - front_seq_];
+    queued_write_[t] = 0;
+    free_pred_ms_ -= r.predicted_ms;
+    r.cancelled = true;
+    --live_;
+    return true;
+}
+
+IoRequest DiskQueue::pop() {
+    for (;;) {
+        IoRequest r = queue_.front();
+        queue_.pop_front();
+        ++front_seq_;
+        if (r.cancelled) continue;
+        if (r.write && queued_write_[r.tensor] == front_seq_) queued_write_[r.tensor] = 0;
+        --live_;
+        return r;
+    }
+}
+
+void DiskQueue::serve() {
+    try {
+        for (;;) {
+            clock_.block_until([&] { return live_ > 0 || stopped_; });
+            if (live_ == 0) {
+                if (stopped_) return;
+                continue;  // the request that woke us was cancelled meanwhile
+            }
+            const IoRequest r = pop();
+            busy_ = true;
+            const double start = clock_.now();
+            const double lat = r.write ? spec_.write_latency_ms : spec_.read_latency_ms;
+            if (lat > 0) sg::this_actor::sleep_for(lat / 1e3);
+            const auto scaled = static_cast<sg_size_t>(std::llround(static_cast<double>(r.bytes) * SimPlatform::kDiskScale));
+            if (scaled > 0) {
+                if (r.write) disk_->write(scaled);
+                else disk_->read(scaled);
+            }
+            ++summary_.activities;
+            busy_ = false;
+            log_.add({r.write ? lane::kDiskWrite : lane::kDiskRead, start, clock_.now(), r.op, w_.tensors[r.tensor].name,
+                      {r.tensor}, r.bytes});
+            listener_->on_io_done(r);
+            clock_.notify();
+        }
+    } catch (...) {
+        clock_.fail(std::current_exception());
+    }
+}
+
+void DiskQueue::stop() {
+    stopped_ = true;
+    front_seq_ += queue_.size();
+    queue_.clear();
+    live_ = 0;
+    std::fill(queued_write_.begin(), queued_write_.end(), 0);
+    clock_.notify();
+}
+
+double DiskQueue::read_ms(std::uint64_t bytes) const {
+    return spec_.read_latency_ms + static_cast<double>(bytes) * read_ms_per_byte_;
+}
+
+double DiskQueue::round_trip_ms(std::uint64_t bytes) const {
+    const double queue_ms = std::max(0.0, free_pred_ms_ - clock_.now());
+    const double b = static_cast<double>(bytes);
+    return queue_ms + b * (write_ms_per_byte_ + read_ms_per_byte_) + spec_.write_latency_ms + spec_.read_latency_ms;
+}
+
+}  // namespace memsim

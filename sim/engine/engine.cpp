@@ -1,0 +1,133 @@
+// The wiring: builds the clock, the tensor table, the disk queue, the memory manager,
+// the swap side and the GPU stream from a RunConfig, runs the two actors, and fills the
+// summary.
+#include "sim/engine/engine.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <simgrid/s4u.hpp>
+
+#include "sim/engine/gpu_stream.h"
+#include "sim/engine/policy_view.h"
+#include "sim/platform.h"
+
+namespace memsim {
+
+namespace {
+
+namespace sg = simgrid::s4u;
+
+bool has_plan_steps(const ExecPlan& plan) {
+    return std::any_of(plan.begin(), plan.end(), [](const PlanStep& p) { return p.kind != StepKind::Compute; });
+}
+
+class Engine {
+public:
+    Engine(const Workload& w, const RunConfig& c, const ExecPlan& plan, std::unique_ptr<SwapSelection> selection,
+           std::unique_ptr<SwapMode> mode)
+        : w_(w), c_(c), plan_(plan), clock_(result_.summary, result_.log),
+          tensors_(w, plan, c.platform.gpu_speed_scale),
+          disk_(w, c_.platform.disk, clock_, result_.log, result_.summary),
+          memory_(w, tensors_, clock_, result_.log, result_.summary, c.make_allocator(), c.budget,
+                  eviction_policy(c, *selection, *mode)),
+          view_(w, tensors_, clock_, memory_, disk_, c.platform.gpu_speed_scale, c.semantics.dtr_runtime),
+          io_(w, tensors_, memory_, disk_, clock_, result_.summary, c.semantics.reference_io && mode->has_sync_points()),
+          swap_(w, tensors_, memory_, io_, disk_, clock_, std::move(mode), c.make_prefetch(),
+                c.semantics.reference_io, c.platform.gpu_speed_scale),
+          gpu_(w, plan, {c.platform.gpu_speed_scale, c.semantics.dtr_runtime, has_plan_steps(plan), c.budget.has_value(),
+                         c.max_overhead},
+               tensors_, memory_, io_, swap_, disk_, clock_, result_.log, result_.summary) {
+        memory_.connect(&io_, &view_);
+        swap_.connect(&gpu_);
+        if (swap_.moves_tensors()) swap_.set_plan((c.hybrid ? make_no_selection() : std::move(selection))->plan(w, c.budget));
+    }
+
+    RunResult run() {
+        // One activity per step plus I/O; about two memory samples per tensor.
+        result_.log.activities.reserve(plan_.size() + plan_.size() / 4);
+        result_.log.memory.reserve(2 * w_.tensors.size() + 16);
+        platform_ = build_platform(c_.platform);
+        clock_.start();
+        disk_.attach(platform_.disk, &io_);
+        sg::Actor::create("gpu_stream", platform_.gpu, [this] { gpu_.run(); });
+        // Not a daemon: daemons outlive run() in SimGrid 3.32 and would wake up inside the
+        // next simulation of the same process. The GPU stream tells it to stop instead.
+        sg::Actor::create("disk_io", platform_.gpu, [this] { disk_.serve(); });
+        sg::Engine::get_instance()->run();
+        // An error inside an actor first: it is the cause of an unfinished run.
+        if (clock_.error()) std::rethrow_exception(clock_.error());
+        if (!gpu_.finished() && result_.summary.status == "ok")
+            throw InvariantError("the simulation deadlocked before the last operator (an actor waited for an event nobody signals)");
+        fill_summary();
+        return std::move(result_);
+    }
+
+private:
+    // Who picks forced evictions and where they go: a recompute heuristic picks first;
+    // otherwise the selection's victim rule, whose victims go to disk.
+    static EvictionPolicy eviction_policy(const RunConfig& c, const SwapSelection& selection, const SwapMode& mode) {
+        EvictionPolicy p;
+        if (c.make_heuristic) p.heuristic = c.make_heuristic();
+        p.victim = selection.victim_rule();
+        p.spill = mode.moves_tensors() && p.victim && (!p.heuristic || selection.spills_heuristic_victims());
+        p.hybrid = c.hybrid;
+        p.dtr_runtime = c.semantics.dtr_runtime;
+        return p;
+    }
+
+    void fill_summary() {
+        Summary& sm = result_.summary;
+        sm.scenario = c_.scenario_name;
+        sm.workload = workload_label(w_);
+        sm.allocator = memory_.allocator().name();
+        sm.semantics = c_.semantics_label;
+        sm.swap_mode = c_.swap_mode_label;
+        sm.peak_bytes = memory_.allocator().peak_bytes();
+        sm.live_peak_bytes = memory_.live_peak();
+        sm.compute_ms = w_.compute_ms();
+        sm.ops = w_.ops.size();
+        sm.forward_end = w_.forward_end;
+        sm.swapped_tensors = swap_.plan().selected.size();
+        if (c_.hybrid) {
+            sm.details["hybrid_swapped"] = static_cast<double>(memory_.hybrid_tally().swapped);
+            sm.details["hybrid_dropped"] = static_cast<double>(memory_.hybrid_tally().dropped);
+        }
+        if (swap_.moves_tensors()) {
+            sm.details["swap_selected_bytes"] = static_cast<double>(swap_.plan().selected_bytes);
+            sm.details["cancelled_writes"] = static_cast<double>(io_.cancelled_writes());
+        }
+        if (result_.log.forward_end_ms >= 0) {
+            sm.details["forward_ms"] = result_.log.forward_end_ms;
+            sm.details["backward_ms"] = sm.time_ms - result_.log.forward_end_ms;
+        }
+        result_.log.budget_bytes = c_.budget;
+        if (c_.budget) sm.details["budget_bytes"] = static_cast<double>(*c_.budget);
+        if (c_.budget_ratio) sm.details["budget_ratio"] = *c_.budget_ratio;
+    }
+
+    const Workload& w_;
+    const RunConfig& c_;
+    const ExecPlan& plan_;
+    RunResult result_;
+    Clock clock_;
+    TensorTable tensors_;
+    DiskQueue disk_;
+    MemoryManager memory_;
+    PolicyView view_;
+    SwapIo io_;
+    SwapScheduler swap_;
+    GpuStream gpu_;
+    SimPlatform platform_;
+};
+
+}  // namespace
+
+RunResult simulate(const Workload& w, const RunConfig& config, const ExecPlan& plan) {
+    std::unique_ptr<SwapSelection> selection = config.make_selection();
+    std::unique_ptr<SwapMode> mode = config.make_swap_mode();
+    Engine engine(w, config, plan, std::move(selection), std::move(mode));
+    return engine.run();
+}
+
+}  // namespace memsim

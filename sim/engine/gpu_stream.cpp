@@ -1,0 +1,234 @@
+#include "sim/engine/gpu_stream.h"
+
+#include <fmt/format.h>
+
+#include "sim/engine/policy_view.h"
+#include "sim/engine/run_config.h"
+#include "sim/simulation.h"
+
+namespace memsim {
+
+namespace sg = simgrid::s4u;
+
+GpuStream::GpuStream(const Workload& w, const ExecPlan& plan, GpuStreamRules rules, TensorTable& tensors,
+                     MemoryManager& memory, SwapIo& io, SwapScheduler& swap, DiskQueue& disk, Clock& clock, EventLog& log,
+                     Summary& summary)
+    : w_(w), plan_(plan), rules_(rules), tensors_(tensors), memory_(memory), io_(io), swap_(swap), disk_(disk),
+      clock_(clock), log_(log), summary_(summary) {}
+
+void GpuStream::run() {
+    try {
+        for (TensorId t : w_.initial_tensors()) memory_.allocate(t, -1);
+        for (const PlanStep& step : plan_) run_step(step);
+        finish_iteration();
+        finished_ = true;
+    } catch (const RunStopped& stop) {
+        summary_.status = stop.status;
+        summary_.message = stop.message;
+    } catch (...) {
+        clock_.fail(std::current_exception());
+    }
+    summary_.time_ms = clock_.now();
+    disk_.stop();  // a stopped run (oom, thrash, error) drops what is still queued
+}
+
+void GpuStream::run_step(const PlanStep& step) {
+    if (step.kind == StepKind::Release) {
+        release(step.tensor, -1, /*plan_step=*/true);
+        return;
+    }
+    const int i = step.op;
+    const Op& op = w_.ops[i];
+    if (step.kind == StepKind::Recompute) {
+        recompute(i, i, 0);
+        return;
+    }
+    for (TensorId t : op.arrivals) memory_.allocate(t, i);  // constants declared just before this op
+    swap_.before_op(i);
+    // Inputs of the running operator are locked (not evictable) while it needs them.
+    lock_inputs(op, i, 0);
+    for (TensorId t : op.inputs) tensors_.mark_used(t);
+    for (TensorId t : op.outputs) {
+        memory_.allocate(t, i);
+        tensors_.lock(t);
+    }
+    run_exec(i, lane::kCompute, true);
+    for (TensorId t : op.outputs) tensors_.unlock(t);
+    for (TensorId t : op.inputs) tensors_.unlock(t);
+    for (TensorId t : op.release) release(t, i);
+    for (TensorId t : op.inputs) free_if_dead(t, i);
+    for (TensorId t : memory_.take_regenerated()) free_if_dead(t, i);
+    if (i == w_.forward_end - 1) log_.forward_end_ms = clock_.now();
+    swap_.after_op(i);
+}
+
+void GpuStream::run_exec(int op, const char* lane_name, bool top_level, const std::vector<TensorId>* scratch) {
+    const Op& o = w_.ops[op];
+    if (scratch) {
+        for (TensorId t : *scratch) memory_.allocate(t, op);
+    } else {
+        for (const ScratchEvent& e : o.scratch)
+            if (e.alloc) memory_.allocate(e.tensor, op);
+    }
+    const double start = clock_.now();
+    sg::ExecPtr exec = sg::this_actor::exec_init(o.cost_ms / rules_.gpu_speed_scale);
+    exec->set_name(o.name);
+    exec->start();
+    exec->wait();
+    ++summary_.activities;
+    clock_.advance_op_clock(o.cost_ms);
+    log_.add({lane_name, start, clock_.now(), op, o.name, o.outputs, 0});
+    for (const ScratchEvent& e : o.scratch)
+        if (!e.alloc && tensors_[e.tensor].where == Where::Resident) memory_.free_memory(e.tensor, op);
+    // dtr semantics: inputs were stamped when locked; a recomputed tensor keeps the
+    // stamp its requester gave it. Elsewhere the policies' clock is the simulated one.
+    if (!rules_.dtr_runtime)
+        for (TensorId t : o.inputs) tensors_[t].last_access_ms = clock_.now();
+    if (!rules_.dtr_runtime)
+        for (TensorId t : o.outputs) tensors_[t].last_access_ms = clock_.now();
+    else if (top_level)
+        for (TensorId t : o.outputs) tensors_[t].last_access_ms = clock_.op_clock_ms();
+}
+
+void GpuStream::ensure_resident(TensorId t, int op, int depth) {
+    if (depth > static_cast<int>(w_.ops.size()) + 1)
+        throw InvariantError(fmt::format("op {}: recomputation of tensor {} does not terminate", op, w_.tensors[t].name));
+    TensorState& st = tensors_[t];
+    if (w_.tensors[t].alias_of >= 0) {
+        ensure_resident(w_.tensors[t].alias_of, op, depth + 1);
+        st.where = Where::Resident;
+        return;
+    }
+    if (st.where == Where::Resident) {
+        if ((st.writing || st.written) && !st.reading) io_.use_in_place(t);
+        if (st.reading) clock_.wait_until([&] { return !tensors_[t].reading; }, op, "waiting for a swap-in");
+        return;
+    }
+    if (st.where == Where::OnDisk) {
+        io_.swap_in_now(t, op);
+        clock_.wait_until([&] { return !tensors_[t].reading; }, op, "waiting for a swap-in");
+        return;
+    }
+    const int producer = w_.tensors[t].producer;
+    const bool heuristic = memory_.heuristic() != nullptr;
+    if (producer == kNoOp)
+        throw InvariantError(fmt::format("op {}: tensor {} is needed but absent and has no producer", op, w_.tensors[t].name));
+    if (rules_.planned && !heuristic)
+        throw InvariantError(fmt::format("op {} ({}): the execution plan needs tensor {} which it did not keep or "
+                                         "recompute", op, w_.ops[op].name, w_.tensors[t].name));
+    if (st.where == Where::Absent && !st.released && !rules_.dtr_runtime && !heuristic)
+        throw InvariantError(fmt::format("op {} ({}): input tensor {} used before it was produced or after it was freed",
+                                         op, w_.ops[op].name, w_.tensors[t].name));
+    recompute(producer, op, depth);
+}
+
+// Locks every input first (a resident one must not be evicted while a missing one is
+// brought back), then makes the missing ones resident in input order.
+void GpuStream::lock_inputs(const Op& op, int for_op, int depth) {
+    if (rules_.dtr_runtime)
+        for (TensorId t : op.inputs) tensors_[t].last_access_ms = clock_.op_clock_ms();
+    for (TensorId t : op.inputs) tensors_.lock(t);
+    for (TensorId t : op.inputs) io_.swap_in_now(t, for_op);
+    for (TensorId t : op.inputs) ensure_resident(t, for_op, depth);
+}
+
+void GpuStream::recompute(int producer, int for_op, int depth) {
+    const Op& p = w_.ops[producer];
+    lock_inputs(p, for_op, depth + 1);
+    std::vector<TensorId> regenerated;
+    for (TensorId out : p.outputs) {
+        if (tensors_[out].where != Where::Resident) {
+            memory_.allocate(out, for_op);
+            regenerated.push_back(out);
+        }
+        tensors_.lock(out);
+    }
+    // Scratch another step still holds (allocated by the op, freed by a later one) is
+    // not allocated twice; what this recomputation allocates it frees.
+    std::vector<TensorId> scratch;
+    for (const ScratchEvent& e : p.scratch)
+        if (e.alloc && tensors_[e.tensor].where != Where::Resident) scratch.push_back(e.tensor);
+    run_exec(producer, lane::kRecompute, false, &scratch);
+    for (TensorId t : scratch)
+        if (tensors_[t].where == Where::Resident) memory_.free_memory(t, for_op);
+    for (TensorId out : regenerated) {
+        ++tensors_[out].recomputes;
+        if (memory_.heuristic()) memory_.heuristic()->on_rematerialized(memory_.view(), out);
+    }
+    for (TensorId out : p.outputs) tensors_.unlock(out);
+    for (TensorId in : p.inputs) {
+        tensors_.unlock(in);
+        // Brought back only to regenerate another tensor: kept (evictable) until the
+        // requesting op has run, so sibling branches do not regenerate it again.
+        if (tensors_[in].released && !rules_.planned && !rules_.dtr_runtime && !kept_as_source(in))
+            memory_.keep_regenerated(in);
+    }
+    ++summary_.recomputed_ops;
+    summary_.recompute_ms += p.cost_ms / rules_.gpu_speed_scale;
+    check_overhead(for_op);
+}
+
+void GpuStream::check_overhead(int for_op) const {
+    if (rules_.max_overhead && summary_.recompute_ms > *rules_.max_overhead * compute_ms_scaled())
+        throw RunStopped{"thrash", fmt::format("recomputation time {:.3f} ms exceeded {} x the compute time {:.3f} ms at op {}",
+                                               summary_.recompute_ms, *rules_.max_overhead, compute_ms_scaled(), for_op)};
+    // Without a limit a thrashing heuristic (random on MobilenetV2 at 60%) recomputes
+    // for ever and the event log eats the host's memory: stop runaways anyway.
+    if (!rules_.max_overhead && summary_.recompute_ms > kRunawayOverhead * compute_ms_scaled())
+        throw RunStopped{"thrash", fmt::format("recomputation time {:.3f} ms exceeded {} x the compute time {:.3f} ms at op {} "
+                                               "(the built-in runaway limit; set policy.recompute.max_overhead)",
+                                               summary_.recompute_ms, kRunawayOverhead, compute_ms_scaled(), for_op)};
+}
+
+// A tensor brought back only for a recomputation after its last use goes again.
+// Under a recomputation budget a constant or input (no producer) is never freed before
+// the end, as in the published DTR runtime: an evicted tensor computed from it may need
+// it again to be recomputed, and nothing could bring it back.
+bool GpuStream::kept_as_source(TensorId t) const {
+    return memory_.heuristic() && rules_.budgeted && w_.tensors[t].producer == kNoOp;
+}
+
+void GpuStream::free_if_dead(TensorId t, int op) {
+    if (rules_.dtr_runtime || rules_.planned || kept_as_source(t)) return;  // a plan frees what it recomputed with its own Release steps
+    const TensorState& st = tensors_[t];
+    if (st.released && st.where == Where::Resident && st.locks == 0 && !st.writing && !st.reading) memory_.free_memory(t, op);
+}
+
+void GpuStream::release(TensorId t, int op, bool plan_step) {
+    TensorState& st = tensors_[t];
+    // A plan keeps a source (no producer) past its op's release for recomputations and
+    // frees it with a Release step of its own.
+    if (rules_.planned && !plan_step && w_.tensors[t].producer == kNoOp) return;
+    if (rules_.planned) {
+        // A planner's Release (early, or of a copy recomputed after its last use) and an
+        // op's release list both free whatever copy is resident, as plan_replay counts.
+        st.released = true;
+        if (st.where == Where::Resident && !st.writing && !st.written && st.locks == 0) memory_.free_memory(t, op);
+        else if (st.where == Where::OnDisk || st.where == Where::Evicted) st.where = Where::Absent;
+        return;
+    }
+    if (st.released) return;  // already gone
+    st.released = true;
+    if (kept_as_source(t)) return;  // stays resident until the end of the iteration
+    if (rules_.dtr_runtime && st.where == Where::Resident && st.locks == 0) {
+        memory_.drop(t, op);  // the published DTR runtime: freed at once but still recomputable
+        return;
+    }
+    if (rules_.dtr_runtime && st.where == Where::Evicted) return;
+    if (st.where == Where::Resident && !st.writing && !st.written) memory_.free_memory(t, op);
+    else if (st.where == Where::OnDisk || st.where == Where::Evicted) st.where = Where::Absent;
+    // A tensor still being written is freed when its write ends.
+}
+
+void GpuStream::finish_iteration() {
+    // Outstanding I/O belongs to the iteration.
+    clock_.wait_until([&] { return disk_.idle(); }, static_cast<int>(w_.ops.size()) - 1, "waiting for the disk queue to drain");
+    io_.free_finished_writes(-1);
+    // Everything still allocated (final outputs, parameters) is freed at the end.
+    for (TensorId t = 0; t < tensors_.size(); ++t)
+        if (tensors_[t].where == Where::Resident && w_.tensors[t].alias_of < 0) memory_.free_memory(t, -1);
+    if (memory_.live_bytes() != 0)
+        throw InvariantError(fmt::format("{} bytes still allocated at the end of the iteration", memory_.live_bytes()));
+}
+
+}  // namespace memsim

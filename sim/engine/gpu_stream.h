@@ -1,0 +1,58 @@
+// The GPU stream actor: runs the execution plan step by step as SimGrid executions,
+// making each operator's inputs resident first (waiting for swap-ins, recomputing what
+// was dropped), releasing tensors after their last use, and stopping a run that
+// recomputes beyond its overhead limit.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "models/workload/exec_plan.h"
+#include "sim/engine/swap_scheduler.h"
+
+namespace memsim {
+
+struct GpuStreamRules {
+    double gpu_speed_scale = 1.0;
+    bool dtr_runtime = false;     // the published DTR runtime's release and stamping rules
+    bool planned = false;         // the plan has recompute or release steps: run as written
+    bool budgeted = false;        // a memory budget is set
+    std::optional<double> max_overhead;
+};
+
+class GpuStream {
+public:
+    GpuStream(const Workload& w, const ExecPlan& plan, GpuStreamRules rules, TensorTable& tensors, MemoryManager& memory,
+              SwapIo& io, SwapScheduler& swap, DiskQueue& disk, Clock& clock, EventLog& log, Summary& summary);
+
+    void run();  // the actor's body
+    [[nodiscard]] bool finished() const { return finished_; }  // ran to the end of the plan
+    void ensure_resident(TensorId t, int op, int depth = 0);
+
+private:
+    void run_step(const PlanStep& step);
+    void run_exec(int op, const char* lane_name, bool top_level, const std::vector<TensorId>* scratch = nullptr);
+    void lock_inputs(const Op& op, int for_op, int depth);
+    void recompute(int producer, int for_op, int depth);
+    void check_overhead(int for_op) const;
+    void release(TensorId t, int op, bool plan_step = false);
+    void free_if_dead(TensorId t, int op);
+    [[nodiscard]] bool kept_as_source(TensorId t) const;
+    [[nodiscard]] double compute_ms_scaled() const { return w_.compute_ms() / rules_.gpu_speed_scale; }
+    void finish_iteration();
+
+    const Workload& w_;
+    const ExecPlan& plan_;
+    GpuStreamRules rules_;
+    TensorTable& tensors_;
+    MemoryManager& memory_;
+    SwapIo& io_;
+    SwapScheduler& swap_;
+    DiskQueue& disk_;
+    Clock& clock_;
+    EventLog& log_;
+    Summary& summary_;
+    bool finished_ = false;
+};
+
+}  // namespace memsim

@@ -1,0 +1,140 @@
+#include "sim/engine/memory_manager.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "sim/engine/oom_report.h"
+#include "sim/engine/policy_view.h"
+#include "sim/simulation.h"
+
+namespace memsim {
+
+MemoryManager::MemoryManager(const Workload& w, TensorTable& tensors, Clock& clock, EventLog& log, Summary& summary,
+                             std::unique_ptr<Allocator> allocator, std::optional<std::uint64_t> budget, EvictionPolicy policy)
+    : w_(w), tensors_(tensors), clock_(clock), log_(log), summary_(summary), allocator_(std::move(allocator)),
+      budget_(budget), policy_(std::move(policy)) {
+    allocator_->prepare(w_);
+}
+
+MemoryManager::~MemoryManager() = default;
+
+void MemoryManager::allocate(TensorId t, int op) {
+    const std::uint64_t bytes = w_.tensors[t].bytes;
+    if (w_.tensors[t].alias_of >= 0) {
+        tensors_[t].where = Where::Resident;
+        return;
+    }
+    if (budget_) make_room(bytes, op);
+    allocator_->allocate(t, bytes);
+    live_bytes_ += bytes;
+    live_peak_ = std::max(live_peak_, live_bytes_);
+    TensorState& st = tensors_[t];
+    st.where = Where::Resident;
+    tensors_.stamp_evictable(t);
+    if (!policy_.dtr_runtime) st.last_access_ms = view_->now_ms();  // dtr: stamped by lock and compute only
+    sample();
+}
+
+void MemoryManager::free_memory(TensorId t, int op) {
+    TensorState& st = tensors_[t];
+    if (w_.tensors[t].alias_of >= 0) {
+        st.where = Where::Absent;
+        return;
+    }
+    if (st.where != Where::Resident)
+        throw InvariantError(fmt::format("op {}: tensor {} freed while not resident", op, w_.tensors[t].name));
+    const std::uint64_t bytes = w_.tensors[t].bytes;
+    if (live_bytes_ < bytes)
+        throw InvariantError(fmt::format("op {}: freeing tensor {} would make memory negative", op, w_.tensors[t].name));
+    allocator_->release(t);
+    live_bytes_ -= bytes;
+    st.where = Where::Absent;
+    sample();
+}
+
+bool MemoryManager::evictable(TensorId t) const {
+    const TensorState& st = tensors_[t];
+    const Tensor& tensor = w_.tensors[t];
+    // In dtr semantics a tensor recomputed after its release stays an ordinary
+    // evictable tensor (the published runtime); otherwise it has no future use left.
+    return st.where == Where::Resident && !st.writing && !st.reading && st.locks == 0 && !tensor.constant &&
+           tensor.producer != kNoOp && !tensor.scratch && tensor.alias_of < 0 &&
+           (policy_.dtr_runtime || tensors_.has_future_use(t));
+}
+
+// Budget enforcement: wait for writes that will free memory, then evict (drop for
+// recomputation, or swap out), else the run is out of memory.
+void MemoryManager::make_room(std::uint64_t bytes, int op) {
+    while (allocator_->footprint_if_allocated(bytes) > *budget_) {
+        if (spiller_->writes_will_free()) {
+            clock_.wait_until([&] { return !spiller_->writes_will_free() || allocator_->footprint_if_allocated(bytes) <= *budget_; },
+                              op, "waiting for swap-outs to free memory");
+            continue;
+        }
+        if (drop_regenerated_dead(op)) continue;
+        if (policy_.heuristic || policy_.spill) {
+            std::vector<TensorId> candidates;
+            for (TensorId t : resident_order())
+                if (evictable(t)) candidates.push_back(t);
+            if (!candidates.empty()) {
+                evict(choose_victim(candidates, op), op);
+                continue;
+            }
+        }
+        out_of_memory(bytes, op);
+    }
+}
+
+void MemoryManager::out_of_memory(std::uint64_t bytes, int op) const {
+    throw RunStopped{"oom", oom_message(w_, tensors_, *allocator_, *budget_, bytes, op, [&](TensorId t) { return evictable(t); },
+                                        policy_.heuristic || policy_.spill)};
+}
+
+// A dead tensor brought back for a regeneration stays while the requesting op runs,
+// so sibling branches find it; under memory pressure it goes first (oldest first),
+// before the heuristic evicts anything still needed.
+bool MemoryManager::drop_regenerated_dead(int op) {
+    for (auto it = regenerated_dead_.begin(); it != regenerated_dead_.end(); ++it) {
+        const TensorState& st = tensors_[*it];
+        if (st.where == Where::Resident && st.released && st.locks == 0 && !st.writing && !st.reading && !st.written) {
+            const TensorId t = *it;
+            regenerated_dead_.erase(it);
+            free_memory(t, op);
+            return true;
+        }
+    }
+    return false;
+}
+
+std::vector<TensorId> MemoryManager::resident_order() const {
+    std::vector<TensorId> ts;
+    for (TensorId t = 0; t < tensors_.size(); ++t)
+        if (tensors_[t].where == Where::Resident) ts.push_back(t);
+    std::sort(ts.begin(), ts.end(), [&](TensorId a, TensorId b) { return tensors_[a].evictable_seq < tensors_[b].evictable_seq; });
+    return ts;
+}
+
+TensorId MemoryManager::choose_victim(const std::vector<TensorId>& candidates, int op) {
+    if (policy_.heuristic) return candidates[policy_.heuristic->choose(*view_, candidates)];
+    return policy_.victim->choose(*view_, candidates, op);
+}
+
+void MemoryManager::evict(TensorId t, int op) {
+    ++summary_.evictions;
+    const bool to_disk = policy_.hybrid ? swap_is_cheaper(*view_, t) : policy_.spill;
+    if (policy_.hybrid) ++(to_disk ? hybrid_.swapped : hybrid_.dropped);
+    if (to_disk) {
+        spiller_->spill(t, op);  // the write holds the memory until done; this op waits for it
+        return;
+    }
+    drop(t, op);
+}
+
+void MemoryManager::drop(TensorId t, int op) {
+    free_memory(t, op);
+    tensors_[t].where = Where::Evicted;
+    if (policy_.heuristic) policy_.heuristic->on_evicted(*view_, t);
+}
+
+}  // namespace memsim

@@ -1,0 +1,98 @@
+// Every byte of the run: allocations and frees through the allocator, the live-bytes
+// count, the budget and the eviction loop. What to evict is a policy's answer (a
+// recompute heuristic, else the swap selection's victim rule); where it goes (disk or
+// dropped for recomputation) is decided here from the configuration, and a swap-out
+// goes through the Spiller interface, never to the disk queue directly.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "models/alloc/allocator.h"
+#include "models/recompute/eviction_heuristic.h"
+#include "models/swap/victim/victim_rule.h"
+#include "sim/engine/clock.h"
+#include "sim/engine/tensor_state.h"
+
+namespace memsim {
+
+// Where evicted tensors go to disk (the swap side implements it).
+class Spiller {
+public:
+    virtual ~Spiller() = default;
+    virtual void spill(TensorId t, int op) = 0;  // write it out; returns once its memory is free
+    [[nodiscard]] virtual bool writes_will_free() const = 0;
+};
+
+// How forced evictions are decided.
+struct EvictionPolicy {
+    std::unique_ptr<EvictionHeuristic> heuristic;  // chooses first when set (dynamic recomputation)
+    std::unique_ptr<VictimRule> victim;            // chooses otherwise (on-demand swapping)
+    bool spill = false;   // evictions go to disk (else they are dropped for recomputation)
+    bool hybrid = false;  // each eviction swaps or drops, whichever is cheaper
+    bool dtr_runtime = false;  // the published DTR runtime's evictability rule
+};
+
+// Hybrid evictions by outcome (summary details).
+struct HybridTally {
+    std::uint64_t swapped = 0, dropped = 0;
+};
+
+class PolicyView;
+
+class MemoryManager {
+public:
+    MemoryManager(const Workload& w, TensorTable& tensors, Clock& clock, EventLog& log, Summary& summary,
+                  std::unique_ptr<Allocator> allocator, std::optional<std::uint64_t> budget, EvictionPolicy policy);
+    ~MemoryManager();
+
+    void connect(Spiller* spiller, const PolicyView* view) {
+        spiller_ = spiller;
+        view_ = view;
+    }
+    void allocate(TensorId t, int op);
+    void free_memory(TensorId t, int op);
+    [[nodiscard]] bool evictable(TensorId t) const;
+    // Evicts a tensor for recomputation (freed, marked recomputable) and tells the heuristic.
+    void drop(TensorId t, int op);
+    void keep_regenerated(TensorId t) { regenerated_dead_.push_back(t); }
+    // The dead tensors a regeneration brought back, handed over (and forgotten).
+    std::vector<TensorId> take_regenerated() { return std::exchange(regenerated_dead_, {}); }
+
+    [[nodiscard]] EvictionHeuristic* heuristic() const { return policy_.heuristic.get(); }
+    [[nodiscard]] const PolicyView& view() const { return *view_; }
+    [[nodiscard]] const Allocator& allocator() const { return *allocator_; }
+    [[nodiscard]] bool fits(std::uint64_t bytes) const { return !budget_ || allocator_->footprint_if_allocated(bytes) <= *budget_; }
+    [[nodiscard]] std::uint64_t live_bytes() const { return live_bytes_; }
+    [[nodiscard]] std::uint64_t live_peak() const { return live_peak_; }
+    [[nodiscard]] const HybridTally& hybrid_tally() const { return hybrid_; }
+
+private:
+    void make_room(std::uint64_t bytes, int op);
+    bool drop_regenerated_dead(int op);
+    [[nodiscard]] std::vector<TensorId> resident_order() const;
+    TensorId choose_victim(const std::vector<TensorId>& candidates, int op);
+    void evict(TensorId t, int op);
+    [[noreturn]] void out_of_memory(std::uint64_t bytes, int op) const;
+    void sample() { log_.sample(clock_.now(), allocator_->footprint_bytes(), live_bytes_); }
+
+    const Workload& w_;
+    TensorTable& tensors_;
+    Clock& clock_;
+    EventLog& log_;
+    Summary& summary_;
+    std::unique_ptr<Allocator> allocator_;
+    std::optional<std::uint64_t> budget_;
+    EvictionPolicy policy_;
+    Spiller* spiller_ = nullptr;
+    const PolicyView* view_ = nullptr;
+    std::uint64_t live_bytes_ = 0, live_peak_ = 0;
+    HybridTally hybrid_;
+    std::vector<TensorId> regenerated_dead_;  // dead tensors a regeneration brought back
+};
+
+}  // namespace memsim

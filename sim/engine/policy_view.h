@@ -1,0 +1,48 @@
+// The one read-only window the policies get on a run: the recompute heuristics
+// (EvictionView), the swap victim rules (VictimView) and the hybrid rule
+// (SwapOrDropView) all read the engine through it.
+#pragma once
+
+#include "models/recompute/eviction_heuristic.h"
+#include "models/swap/hybrid/swap_or_drop.h"
+#include "models/swap/victim/victim_rule.h"
+#include "sim/engine/disk_queue.h"
+#include "sim/engine/memory_manager.h"
+
+namespace memsim {
+
+class PolicyView final : public EvictionView, public VictimView, public SwapOrDropView {
+public:
+    PolicyView(const Workload& w, const TensorTable& tensors, const Clock& clock, const MemoryManager& memory,
+               const DiskQueue& disk, double gpu_speed_scale, bool op_clock)
+        : w_(w), tensors_(tensors), clock_(clock), memory_(memory), disk_(disk), speed_(gpu_speed_scale), op_clock_(op_clock) {}
+
+    const Workload& workload() const override { return w_; }
+    double now_ms() const override { return op_clock_ ? clock_.op_clock_ms() : clock_.now(); }
+    bool resident(TensorId t) const override { return tensors_[t].where == Where::Resident; }
+    bool evicted(TensorId t) const override { return tensors_[t].where == Where::Evicted; }
+    double last_access_ms(TensorId t) const override { return tensors_[t].last_access_ms; }
+    int recompute_count(TensorId t) const override { return tensors_[t].recomputes; }
+    double compute_cost_ms(TensorId t) const override {
+        const int p = w_.tensors[t].producer;
+        return p == kNoOp ? 0.0 : w_.ops[p].cost_ms;
+    }
+    std::uint64_t free_neighbour_bytes(TensorId t) const override { return memory_.allocator().free_neighbour_bytes(t); }
+
+    double ms_until_next_use(TensorId t, int op) const override { return tensors_.ms_until_next_use(t, op); }
+    std::optional<int> next_use_op(TensorId t) const override { return tensors_.next_use_op(t); }
+
+    double gpu_speed_scale() const override { return speed_; }
+    double swap_round_trip_ms(TensorId t) const override { return disk_.round_trip_ms(w_.tensors[t].bytes); }
+
+private:
+    const Workload& w_;
+    const TensorTable& tensors_;
+    const Clock& clock_;
+    const MemoryManager& memory_;
+    const DiskQueue& disk_;
+    double speed_;
+    bool op_clock_;
+};
+
+}  // namespace memsim

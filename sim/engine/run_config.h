@@ -1,0 +1,44 @@
+// What the engine runs: a validated scenario with its budget resolved and every policy
+// name turned into its factory. The engine builds its policies from here and never
+// reads the scenario (nor a policy name: names reach the summary as labels only).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "models/alloc/allocator.h"
+#include "models/recompute/eviction_heuristic.h"
+#include "models/semantics/semantics.h"
+#include "models/swap/mode/swap_mode.h"
+#include "models/swap/prefetch/prefetch_rule.h"
+#include "models/swap/selection/swap_selection.h"
+#include "sim/scenario/scenario.h"
+
+namespace memsim {
+
+// Recomputation time beyond this multiple of the compute time stops a run as thrash
+// when policy.recompute.max_overhead is not set (the engine, and the static planners
+// while they write their plan).
+inline constexpr double kRunawayOverhead = 100.0;
+
+struct RunConfig {
+    std::string scenario_name;
+    std::string semantics_label;  // the summary's labels
+    std::string swap_mode_label;
+    PlatformSpec platform;
+    std::optional<std::uint64_t> budget;
+    std::optional<double> budget_ratio;  // reported in the summary when the budget came from it
+    Semantics semantics;
+    bool hybrid = false;
+    std::optional<double> max_overhead;  // none: kRunawayOverhead, reported as the built-in limit
+    std::function<std::unique_ptr<Allocator>()> make_allocator;
+    std::function<std::unique_ptr<SwapMode>()> make_swap_mode;
+    std::function<std::unique_ptr<SwapSelection>()> make_selection;
+    std::function<std::unique_ptr<PrefetchRule>()> make_prefetch;
+    std::function<std::unique_ptr<EvictionHeuristic>()> make_heuristic;  // empty: no dynamic recomputation
+};
+
+}  // namespace memsim

@@ -1,0 +1,113 @@
+#include "sim/engine/swap_io.h"
+
+#include <algorithm>
+
+namespace memsim {
+
+SwapIo::SwapIo(const Workload& w, TensorTable& tensors, MemoryManager& memory, DiskQueue& disk, Clock& clock, Summary& summary,
+               bool defer_write_frees)
+    : w_(w), tensors_(tensors), memory_(memory), disk_(disk), clock_(clock), summary_(summary),
+      defer_write_frees_(defer_write_frees), write_seq_(w.tensors.size(), 0) {}
+
+void SwapIo::write(TensorId t, int op) {
+    TensorState& st = tensors_[t];
+    st.writing = true;
+    st.written = false;
+    st.keep_resident = false;
+    write_seq_[t] = ++next_write_seq_;
+    in_flight_writes_.emplace(next_write_seq_, t);
+    disk_.enqueue(true, t, op);
+}
+
+void SwapIo::read(TensorId t, int op) {
+    memory_.allocate(t, op);  // memory is taken when the read is issued
+    tensors_[t].reading = true;
+    disk_.enqueue(false, t, op);
+}
+
+void SwapIo::swap_in_now(TensorId t, int op) {
+    const TensorState& st = tensors_[t];
+    if (st.where == Where::OnDisk && !st.reading) read(t, op);
+}
+
+void SwapIo::end_write(TensorId t) {
+    in_flight_writes_.erase(write_seq_[t]);
+    write_seq_[t] = 0;
+}
+
+void SwapIo::use_in_place(TensorId t) {
+    TensorState& st = tensors_[t];
+    st.keep_resident = true;
+    if (disk_.cancel_write(t)) {
+        st.writing = false;
+        st.keep_resident = false;
+        end_write(t);
+        ++cancelled_writes_;
+    }
+    if (st.written) {
+        st.written = false;
+        written_unfreed_.erase(std::find(written_unfreed_.begin(), written_unfreed_.end(), t));
+    }
+}
+
+void SwapIo::spill(TensorId t, int op) {
+    write(t, op);
+    clock_.wait_until([&] { return !tensors_[t].writing; }, op, "waiting for an eviction to disk");
+}
+
+bool SwapIo::writes_will_free() const {
+    return std::any_of(in_flight_writes_.begin(), in_flight_writes_.end(),
+                       [&](const auto& entry) { return !tensors_[entry.second].keep_resident; });
+}
+
+void SwapIo::on_io_done(const IoRequest& r) {
+    TensorState& st = tensors_[r.tensor];
+    if (r.write) {
+        summary_.bytes_written += r.bytes;
+        st.writing = false;
+        st.has_disk_copy = true;
+        end_write(r.tensor);
+        if (st.keep_resident) return;
+        if (defer_write_frees_) {
+            st.written = true;  // freed at the next sync point (reference rule)
+            written_unfreed_.push_back(r.tensor);
+            return;
+        }
+        free_to_disk(r.tensor, r.op);
+    } else {
+        summary_.bytes_read += r.bytes;
+        st.reading = false;
+    }
+}
+
+void SwapIo::free_to_disk(TensorId t, int op) {
+    memory_.free_memory(t, op);
+    TensorState& st = tensors_[t];
+    st.where = st.released ? Where::Absent : Where::OnDisk;
+    st.written = false;
+}
+
+void SwapIo::free_finished_writes(int op) {
+    for (TensorId t : written_unfreed_)
+        if (tensors_[t].written) free_to_disk(t, op);
+    written_unfreed_.clear();
+}
+
+void SwapIo::free_pending_writes(int op) {
+    // Memory of every pending write is freed without waiting; the writes still occupy
+    // the disk queue.
+    for (const auto& [seq, t] : in_flight_writes_) tensors_[t].written = true, written_unfreed_.push_back(t);
+    for (TensorId t : written_unfreed_) {
+        TensorState& st = tensors_[t];
+        if (st.where == Where::Resident && !st.keep_resident) {
+            st.keep_resident = true;  // the write's completion must not free it again
+            memory_.free_memory(t, op);
+            st.where = Where::OnDisk;
+            st.has_disk_copy = true;
+            st.written = false;
+        }
+    }
+    written_unfreed_.clear();
+}
+
+}  // namespace memsim

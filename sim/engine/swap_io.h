@@ -1,0 +1,53 @@
+// Swapping at the tensor level: a swap-out holds the tensor's memory until its write
+// ends, a swap-in allocates before its read is queued; a tensor needed again while its
+// write is pending is used in place. Under semantics that defer frees (the reference),
+// finished writes keep their memory until the swap mode's next sync point.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "sim/engine/disk_queue.h"
+#include "sim/engine/memory_manager.h"
+
+namespace memsim {
+
+class SwapIo final : public Spiller, public IoListener {
+public:
+    SwapIo(const Workload& w, TensorTable& tensors, MemoryManager& memory, DiskQueue& disk, Clock& clock, Summary& summary,
+           bool defer_write_frees);
+
+    void write(TensorId t, int op);
+    void read(TensorId t, int op);
+    void swap_in_now(TensorId t, int op);  // a read, if the tensor is on disk and not already coming
+    // Needed before its swap-out freed it: used in place and kept. A write not yet started
+    // is dropped from the queue; one in flight completes but frees nothing.
+    void use_in_place(TensorId t);
+    void free_finished_writes(int op);  // frees every finished write in FIFO order
+    void free_pending_writes(int op);   // the reference's end-of-forward quirk
+    [[nodiscard]] std::uint64_t cancelled_writes() const { return cancelled_writes_; }
+
+    void spill(TensorId t, int op) override;
+    [[nodiscard]] bool writes_will_free() const override;
+    void on_io_done(const IoRequest& r) override;
+
+private:
+    void free_to_disk(TensorId t, int op);
+    void end_write(TensorId t);
+
+    const Workload& w_;
+    TensorTable& tensors_;
+    MemoryManager& memory_;
+    DiskQueue& disk_;
+    Clock& clock_;
+    Summary& summary_;
+    bool defer_write_frees_;
+    std::map<std::uint64_t, TensorId> in_flight_writes_;  // by issue order
+    std::vector<std::uint64_t> write_seq_;                // per tensor: its key in in_flight_writes_
+    std::uint64_t next_write_seq_ = 0;
+    std::vector<TensorId> written_unfreed_;
+    std::uint64_t cancelled_writes_ = 0;
+};
+
+}  // namespace memsim

@@ -1,0 +1,82 @@
+// The swap plan at operator boundaries: the swap mode decides when the planned writes
+// and reads are issued and waited for, through the actions offered here; under async
+// swapping the prefetch rule decides, read group by read group, what to issue at each
+// backward op start.
+#pragma once
+
+#include <memory>
+
+#include "models/swap/mode/swap_mode.h"
+#include "models/swap/prefetch/prefetch_rule.h"
+#include "models/swap/swap_plan.h"
+#include "sim/engine/swap_io.h"
+
+namespace memsim {
+
+class GpuStream;
+
+// What the prefetch rules read: the disk queue's predictions, the compute ahead and
+// whether a read group fits the budget now.
+class ReadQueueView final : public PrefetchView {
+public:
+    ReadQueueView(const Workload& w, const TensorTable& tensors, const MemoryManager& memory, const DiskQueue& disk,
+                  const Clock& clock, const SwapPlan& plan, double gpu_speed_scale)
+        : w_(w), tensors_(tensors), memory_(memory), disk_(disk), clock_(clock), plan_(plan), speed_(gpu_speed_scale) {}
+
+    double now_ms() const override { return clock_.now(); }
+    double op_ms(int op) const override { return w_.ops[op].cost_ms / speed_; }
+    double compute_between(int from, int to) const override { return tensors_.compute_between(from, to); }
+    bool disk_idle() const override { return disk_.idle(); }
+    double disk_free_at_ms() const override { return disk_.free_at_ms(); }
+    double group_read_ms(int consumer) const override;
+    bool group_fits(int consumer) const override;
+
+private:
+    const Workload& w_;
+    const TensorTable& tensors_;
+    const MemoryManager& memory_;
+    const DiskQueue& disk_;
+    const Clock& clock_;
+    const SwapPlan& plan_;
+    double speed_;
+};
+
+class SwapScheduler final : public SwapActions {
+public:
+    SwapScheduler(const Workload& w, TensorTable& tensors, const MemoryManager& memory, SwapIo& io, const DiskQueue& disk,
+                  Clock& clock, std::unique_ptr<SwapMode> mode, std::unique_ptr<PrefetchRule> prefetch, bool reference_forward_end, double gpu_speed_scale);
+
+    void connect(GpuStream* gpu) { gpu_ = gpu; }
+    [[nodiscard]] bool moves_tensors() const { return mode_->moves_tensors(); }
+    [[nodiscard]] const SwapPlan& plan() const { return plan_; }
+    void set_plan(SwapPlan plan) { plan_ = std::move(plan); }
+    void before_op(int op);
+    void after_op(int op);
+
+    // SwapActions
+    int forward_end() const override { return w_.forward_end; }
+    int op_count() const override { return static_cast<int>(w_.ops.size()); }
+    void issue_reads(int consumer, int at_op) override;
+    void wait_reads(int consumer) override;
+    void issue_writes_after(int op) override;
+    void wait_writes_after(int op, int at_op, const char* why) override;
+    void free_finished_writes(int at_op) override { io_.free_finished_writes(at_op); }
+    void make_inputs_resident(int op) override;
+    void prefetch(int op) override;
+    bool free_pending_writes_at_forward_end() override;
+
+private:
+    const Workload& w_;
+    TensorTable& tensors_;
+    SwapIo& io_;
+    Clock& clock_;
+    std::unique_ptr<SwapMode> mode_;
+    std::unique_ptr<PrefetchRule> prefetch_;
+    SwapPlan plan_;
+    ReadQueueView read_queue_;
+    bool reference_forward_end_;
+    GpuStream* gpu_ = nullptr;
+    int next_group_ = 0;  // the first backward op whose reads are not issued yet
+};
+
+}  // namespace memsim

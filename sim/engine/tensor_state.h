@@ -1,0 +1,61 @@
+// Where every tensor is and what it is waiting for, and when the plan uses it next.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "models/workload/exec_plan.h"
+#include "models/workload/workload.h"
+
+namespace memsim {
+
+enum class Where { Absent, Resident, OnDisk, Evicted };
+
+struct TensorState {
+    Where where = Where::Absent;
+    bool writing = false;         // a write is queued or in flight; memory still held
+    bool written = false;         // write done, memory held until the policy frees it
+    bool keep_resident = false;   // the write must not free it: needed again before it ended
+    bool reading = false;         // read queued or in flight; memory already allocated
+    bool released = false;        // its last use is behind it
+    bool has_disk_copy = false;
+    int locks = 0;
+    double last_access_ms = 0;
+    int recomputes = 0;
+    std::uint64_t evictable_seq = 0;  // when it last became evictable (allocation or last unlock)
+    std::size_t next_use = 0;     // index into the tensor's uses
+};
+
+class TensorTable {
+public:
+    TensorTable(const Workload& w, const ExecPlan& plan, double gpu_speed_scale);
+
+    TensorState& operator[](TensorId t) { return state_[t]; }
+    const TensorState& operator[](TensorId t) const { return state_[t]; }
+    [[nodiscard]] TensorId size() const { return static_cast<TensorId>(state_.size()); }
+
+    void lock(TensorId t) { ++state_[t].locks; }
+    void unlock(TensorId t) {
+        if (--state_[t].locks == 0) stamp_evictable(t);
+    }
+    void stamp_evictable(TensorId t) { state_[t].evictable_seq = ++insert_counter_; }
+    void mark_used(TensorId t) { ++state_[t].next_use; }
+
+    [[nodiscard]] bool has_future_use(TensorId t) const { return state_[t].next_use < uses_[t].size(); }
+    [[nodiscard]] std::optional<int> next_use_op(TensorId t) const;
+    // Compute time until the tensor's next use, from the start of op `op`.
+    [[nodiscard]] double ms_until_next_use(TensorId t, int op) const;
+    // Predicted compute time from the start of op `from` to the start of op `to`.
+    [[nodiscard]] double compute_between(int from, int to) const;
+
+private:
+    const Workload& w_;
+    const ExecPlan& plan_;
+    double speed_;
+    std::vector<TensorState> state_;
+    std::vector<std::vector<std::size_t>> uses_;  // plan steps that read each tensor
+    std::uint64_t insert_counter_ = 0;
+};
+
+}  // namespace memsim

@@ -1,0 +1,82 @@
+#include "sim/run/run_pipeline.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "models/recompute/recompute_planner.h"
+#include "models/workload/input_error.h"
+#include "sim/engine/engine.h"
+#include "sim/output/outputs.h"
+#include "sim/workload_factory.h"
+
+namespace memsim {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// A run whose planner stopped before the simulation: the summary says why.
+RunResult stopped_before_run(const Workload& w, const Scenario& s, const PlanStopped& stop) {
+    RunResult r;
+    Summary& sm = r.summary;
+    sm.scenario = s.name;
+    sm.status = stop.status;
+    sm.message = fmt::format("{}: {}", s.policy.recompute.planner, stop.what());
+    sm.workload = workload_label(w);
+    sm.allocator = s.policy.allocator;
+    sm.semantics = s.policy.semantics;
+    sm.swap_mode = s.policy.swap.mode;
+    sm.compute_ms = w.compute_ms();
+    sm.ops = w.ops.size();
+    sm.forward_end = w.forward_end;
+    return r;
+}
+
+void write_summary(const RunResult& r, const Scenario& s, const std::string& dir) {
+    fs::create_directories(dir);
+    nlohmann::json j = to_json(r.summary);
+    j["scenario_resolved"] = yaml_to_json(s.resolved);
+    const fs::path path = fs::path(dir) / "summary.json";
+    std::ofstream out(path);
+    if (!out) throw InputError(fmt::format("{}: cannot write", path.string()));
+    out << j.dump(2) << "\n";
+}
+
+}  // namespace
+
+ExecPlan execution_plan(const Workload& w, const Scenario& s, const RunConfig& config) {
+    if (s.policy.recompute.planner.empty()) return straight_plan(w);
+    // The engine's thrash rule, applied while the plan is written: a planner that would
+    // recompute beyond max_overhead (else the runaway limit) x the compute stops as thrash.
+    const double overhead = config.max_overhead.value_or(kRunawayOverhead);
+    return plan_recompute(s.policy.recompute.planner, w, *config.budget, overhead * w.compute_ms());
+}
+
+RunResult run_simulation(const Scenario& s, const Workload& w) {
+    const RunConfig config = resolve_run_config(s, w);
+    try {
+        return simulate(w, config, execution_plan(w, s, config));
+    } catch (const PlanStopped& stop) {
+        return stopped_before_run(w, s, stop);
+    }
+}
+
+ScenarioRun run_scenario(Scenario s, const std::string& out_dir) {
+    if (!out_dir.empty()) s.resolved["output"]["dir"] = out_dir;  // the summary records where it went
+    const Workload w = load_workload(s);
+    ScenarioRun run{run_simulation(s, w), out_dir.empty() ? s.output.dir : out_dir, {}};
+    write_summary(run.result, s, run.dir);
+    run.outputs = write_run_outputs(run.result.log, run.result.summary, s.name, run.dir, s.output.events, s.output.gantt,
+                                    s.output.trace);
+    return run;
+}
+
+RunResult simulate(const Workload& w, const Scenario& scenario) { return simulate(w, scenario, straight_plan(w)); }
+
+RunResult simulate(const Workload& w, const Scenario& scenario, const ExecPlan& plan) {
+    return simulate(w, resolve_run_config(scenario, w), plan);
+}
+
+}  // namespace memsim

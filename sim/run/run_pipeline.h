@@ -1,0 +1,33 @@
+// A scenario run end to end, as `memsim run` (and every sweep point, which is a
+// `memsim run` process) does it: load the workload, resolve the configuration, build
+// the execution plan, simulate, write the outputs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/workload/exec_plan.h"
+#include "sim/run/run_config.h"
+#include "sim/simulation.h"
+
+namespace memsim {
+
+// Planned recomputation turns the workload into a plan with recompute and early-release
+// steps; otherwise every operator runs once, in order. Throws PlanStopped when the
+// planner gives up (thrash).
+ExecPlan execution_plan(const Workload& w, const Scenario& s, const RunConfig& config);
+
+// The simulation of a loaded workload; a planner that stopped gives a summary saying why.
+RunResult run_simulation(const Scenario& s, const Workload& w);
+
+struct ScenarioRun {
+    RunResult result;
+    std::string dir;                   // where summary.json went
+    std::vector<std::string> outputs;  // the other files written, in order
+};
+
+// Everything `memsim run` does but printing; `out_dir` (if not empty) overrides
+// output.dir and is recorded in the summary's scenario_resolved.
+ScenarioRun run_scenario(Scenario s, const std::string& out_dir);
+
+}  // namespace memsim
