@@ -5,9 +5,11 @@
 #include <exception>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include <simgrid/s4u.hpp>
 
+#include "models/workload/workload.h"
 #include "sim/event_log.h"
 #include "sim/summary.h"
 
@@ -33,7 +35,7 @@ public:
     // Blocks the calling actor until `ready` (or an actor failed); the wait is a stall
     // of op `op`, logged with `why`.
     template <typename Pred>
-    void wait_until(Pred ready, int op, const char* why) {
+    void wait_until(Pred ready, int op, const char* why, std::vector<TensorId> waited_for = {}) {
         if (ready()) return;
         const double start = now();
         {
@@ -44,7 +46,7 @@ public:
         const double end = now();
         if (end > start) {
             summary_.stall_ms += end - start;
-            log_.add({lane::kStall, start, end, op, why, {}, 0});
+            log_.add({lane::kStall, start, end, op, why, std::move(waited_for), 0});
         }
     }
     // The same without a stall (the disk actor waiting for work).

@@ -32,7 +32,7 @@ public:
           memory_(w, tensors_, clock_, result_.log, result_.summary, c.make_allocator(), c.budget,
                   eviction_policy(c, *selection, *mode)),
           view_(w, tensors_, clock_, memory_, disk_, c.platform.gpu_speed_scale, c.semantics.dtr_runtime),
-          io_(w, tensors_, memory_, disk_, clock_, result_.summary, c.semantics.reference_io && mode->has_sync_points()),
+          io_(w, tensors_, memory_, disk_, clock_, result_.log, result_.summary, c.semantics.reference_io && mode->has_sync_points()),
           swap_(w, tensors_, memory_, io_, disk_, clock_, std::move(mode), c.make_prefetch(),
                 c.semantics.reference_io, c.platform.gpu_speed_scale),
           gpu_(w, plan, {c.platform.gpu_speed_scale, c.semantics.dtr_runtime, has_plan_steps(plan), c.budget.has_value(),

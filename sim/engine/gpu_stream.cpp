@@ -62,7 +62,8 @@ void GpuStream::run_step(const PlanStep& step) {
     swap_.after_op(i);
 }
 
-void GpuStream::run_exec(int op, const char* lane_name, bool top_level, const std::vector<TensorId>* scratch) {
+void GpuStream::run_exec(int op, const char* lane_name, bool top_level, const std::vector<TensorId>* scratch,
+                         TensorId for_tensor) {
     const Op& o = w_.ops[op];
     if (scratch) {
         for (TensorId t : *scratch) memory_.allocate(t, op);
@@ -77,7 +78,7 @@ void GpuStream::run_exec(int op, const char* lane_name, bool top_level, const st
     exec->wait();
     ++summary_.activities;
     clock_.advance_op_clock(o.cost_ms);
-    log_.add({lane_name, start, clock_.now(), op, o.name, o.outputs, 0});
+    log_.add({lane_name, start, clock_.now(), op, o.name, o.outputs, 0, for_tensor});
     for (const ScratchEvent& e : o.scratch)
         if (!e.alloc && tensors_[e.tensor].where == Where::Resident) memory_.free_memory(e.tensor, op);
     // dtr semantics: inputs were stamped when locked; a recomputed tensor keeps the
@@ -100,13 +101,13 @@ void GpuStream::ensure_resident(TensorId t, int op, int depth) {
         return;
     }
     if (st.where == Where::Resident) {
-        if ((st.writing || st.written) && !st.reading) io_.use_in_place(t);
-        if (st.reading) clock_.wait_until([&] { return !tensors_[t].reading; }, op, "waiting for a swap-in");
+        if ((st.writing || st.written) && !st.reading) io_.use_in_place(t, op);
+        if (st.reading) clock_.wait_until([&] { return !tensors_[t].reading; }, op, "waiting for a swap-in", {t});
         return;
     }
     if (st.where == Where::OnDisk) {
         io_.swap_in_now(t, op);
-        clock_.wait_until([&] { return !tensors_[t].reading; }, op, "waiting for a swap-in");
+        clock_.wait_until([&] { return !tensors_[t].reading; }, op, "waiting for a swap-in", {t});
         return;
     }
     const int producer = w_.tensors[t].producer;
@@ -119,7 +120,7 @@ void GpuStream::ensure_resident(TensorId t, int op, int depth) {
     if (st.where == Where::Absent && !st.released && !rules_.dtr_runtime && !heuristic)
         throw InvariantError(fmt::format("op {} ({}): input tensor {} used before it was produced or after it was freed",
                                          op, w_.ops[op].name, w_.tensors[t].name));
-    recompute(producer, op, depth);
+    recompute(producer, op, depth, t);
 }
 
 // Locks every input first (a resident one must not be evicted while a missing one is
@@ -132,7 +133,7 @@ void GpuStream::lock_inputs(const Op& op, int for_op, int depth) {
     for (TensorId t : op.inputs) ensure_resident(t, for_op, depth);
 }
 
-void GpuStream::recompute(int producer, int for_op, int depth) {
+void GpuStream::recompute(int producer, int for_op, int depth, TensorId for_tensor) {
     const Op& p = w_.ops[producer];
     lock_inputs(p, for_op, depth + 1);
     std::vector<TensorId> regenerated;
@@ -148,7 +149,7 @@ void GpuStream::recompute(int producer, int for_op, int depth) {
     std::vector<TensorId> scratch;
     for (const ScratchEvent& e : p.scratch)
         if (e.alloc && tensors_[e.tensor].where != Where::Resident) scratch.push_back(e.tensor);
-    run_exec(producer, lane::kRecompute, false, &scratch);
+    run_exec(producer, lane::kRecompute, false, &scratch, for_tensor);
     for (TensorId t : scratch)
         if (tensors_[t].where == Where::Resident) memory_.free_memory(t, for_op);
     for (TensorId out : regenerated) {

@@ -31,9 +31,11 @@ public:
 
 private:
     void run_step(const PlanStep& step);
-    void run_exec(int op, const char* lane_name, bool top_level, const std::vector<TensorId>* scratch = nullptr);
+    void run_exec(int op, const char* lane_name, bool top_level, const std::vector<TensorId>* scratch = nullptr,
+                  TensorId for_tensor = -1);
     void lock_inputs(const Op& op, int for_op, int depth);
-    void recompute(int producer, int for_op, int depth);
+    // for_tensor: the tensor whose absence caused it (-1 for a planned recompute step).
+    void recompute(int producer, int for_op, int depth, TensorId for_tensor = -1);
     void check_overhead(int for_op) const;
     void release(TensorId t, int op, bool plan_step = false);
     void free_if_dead(TensorId t, int op);

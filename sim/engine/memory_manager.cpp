@@ -27,6 +27,7 @@ void MemoryManager::allocate(TensorId t, int op) {
     }
     if (budget_) make_room(bytes, op);
     allocator_->allocate(t, bytes);
+    log_.resident(clock_.now(), t, true);
     live_bytes_ += bytes;
     live_peak_ = std::max(live_peak_, live_bytes_);
     TensorState& st = tensors_[t];
@@ -48,6 +49,7 @@ void MemoryManager::free_memory(TensorId t, int op) {
     if (live_bytes_ < bytes)
         throw InvariantError(fmt::format("op {}: freeing tensor {} would make memory negative", op, w_.tensors[t].name));
     allocator_->release(t);
+    log_.resident(clock_.now(), t, false);
     live_bytes_ -= bytes;
     st.where = Where::Absent;
     sample();
@@ -124,6 +126,7 @@ void MemoryManager::evict(TensorId t, int op) {
     ++summary_.evictions;
     const bool to_disk = policy_.hybrid ? swap_is_cheaper(*view_, t) : policy_.spill;
     if (policy_.hybrid) ++(to_disk ? hybrid_.swapped : hybrid_.dropped);
+    log_.mark(to_disk ? mark::kEvictToDisk : mark::kDrop, clock_.now(), op, t, w_.tensors[t].bytes);
     if (to_disk) {
         spiller_->spill(t, op);  // the write holds the memory until done; this op waits for it
         return;

@@ -4,9 +4,9 @@
 
 namespace memsim {
 
-SwapIo::SwapIo(const Workload& w, TensorTable& tensors, MemoryManager& memory, DiskQueue& disk, Clock& clock, Summary& summary,
-               bool defer_write_frees)
-    : w_(w), tensors_(tensors), memory_(memory), disk_(disk), clock_(clock), summary_(summary),
+SwapIo::SwapIo(const Workload& w, TensorTable& tensors, MemoryManager& memory, DiskQueue& disk, Clock& clock, EventLog& log,
+               Summary& summary, bool defer_write_frees)
+    : w_(w), tensors_(tensors), memory_(memory), disk_(disk), clock_(clock), log_(log), summary_(summary),
       defer_write_frees_(defer_write_frees), write_seq_(w.tensors.size(), 0) {}
 
 void SwapIo::write(TensorId t, int op) {
@@ -35,7 +35,7 @@ void SwapIo::end_write(TensorId t) {
     write_seq_[t] = 0;
 }
 
-void SwapIo::use_in_place(TensorId t) {
+void SwapIo::use_in_place(TensorId t, int op) {
     TensorState& st = tensors_[t];
     st.keep_resident = true;
     if (disk_.cancel_write(t)) {
@@ -43,6 +43,7 @@ void SwapIo::use_in_place(TensorId t) {
         st.keep_resident = false;
         end_write(t);
         ++cancelled_writes_;
+        log_.mark(mark::kCancelWrite, clock_.now(), op, t, w_.tensors[t].bytes);
     }
     if (st.written) {
         st.written = false;
@@ -52,7 +53,7 @@ void SwapIo::use_in_place(TensorId t) {
 
 void SwapIo::spill(TensorId t, int op) {
     write(t, op);
-    clock_.wait_until([&] { return !tensors_[t].writing; }, op, "waiting for an eviction to disk");
+    clock_.wait_until([&] { return !tensors_[t].writing; }, op, "waiting for an eviction to disk", {t});
 }
 
 bool SwapIo::writes_will_free() const {

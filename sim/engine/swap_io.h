@@ -15,15 +15,15 @@ namespace memsim {
 
 class SwapIo final : public Spiller, public IoListener {
 public:
-    SwapIo(const Workload& w, TensorTable& tensors, MemoryManager& memory, DiskQueue& disk, Clock& clock, Summary& summary,
-           bool defer_write_frees);
+    SwapIo(const Workload& w, TensorTable& tensors, MemoryManager& memory, DiskQueue& disk, Clock& clock, EventLog& log,
+           Summary& summary, bool defer_write_frees);
 
     void write(TensorId t, int op);
     void read(TensorId t, int op);
     void swap_in_now(TensorId t, int op);  // a read, if the tensor is on disk and not already coming
     // Needed before its swap-out freed it: used in place and kept. A write not yet started
     // is dropped from the queue; one in flight completes but frees nothing.
-    void use_in_place(TensorId t);
+    void use_in_place(TensorId t, int op);
     void free_finished_writes(int op);  // frees every finished write in FIFO order
     void free_pending_writes(int op);   // the reference's end-of-forward quirk
     [[nodiscard]] std::uint64_t cancelled_writes() const { return cancelled_writes_; }
@@ -41,6 +41,7 @@ private:
     MemoryManager& memory_;
     DiskQueue& disk_;
     Clock& clock_;
+    EventLog& log_;
     Summary& summary_;
     bool defer_write_frees_;
     std::map<std::uint64_t, TensorId> in_flight_writes_;  // by issue order

@@ -32,7 +32,7 @@ void SwapScheduler::issue_reads(int consumer, int at_op) {
 
 void SwapScheduler::wait_reads(int consumer) {
     for (TensorId t : plan_.in_for[consumer])
-        if (tensors_[t].reading) clock_.wait_until([&] { return !tensors_[t].reading; }, consumer, "waiting for a swap-in");
+        if (tensors_[t].reading) clock_.wait_until([&] { return !tensors_[t].reading; }, consumer, "waiting for a swap-in", {t});
 }
 
 void SwapScheduler::issue_writes_after(int op) {
@@ -42,7 +42,7 @@ void SwapScheduler::issue_writes_after(int op) {
 void SwapScheduler::wait_writes_after(int op, int at_op, const char* why) {
     const auto& outs = plan_.out_after[op];
     clock_.wait_until([&] { return std::none_of(outs.begin(), outs.end(), [&](TensorId t) { return tensors_[t].writing; }); },
-                      at_op, why);
+                      at_op, why, outs);
 }
 
 // Issues every needed read at once (FIFO order = input order), then waits for each.

@@ -2,20 +2,23 @@
 
 #include <fmt/format.h>
 
+#include "models/swap/prefetch/prefetch_rule.h"
 #include "sim/output/text_format.h"
 
 namespace memsim {
 
 namespace {
 
+// The rule with its parameter, from the rule's own row (no rule names written here).
 std::string prefetch_text(const PrefetchSpec& p) {
-    switch (p.kind) {
-        case PrefetchKind::Eager: return "eager";
-        case PrefetchKind::LeadOps: return fmt::format("lead_ops: {}", p.lead_ops);
-        case PrefetchKind::LeadMs: return fmt::format("lead_ms: {:g} ms", p.lead_ms);
-        case PrefetchKind::JustInTime: return "just_in_time";
+    const PrefetchRow* row = find_row(prefetch_rules(), p.rule);
+    if (!row) return p.rule;
+    switch (row->make.param) {
+        case PrefetchParam::None: return p.rule;
+        case PrefetchParam::Ops: return fmt::format("{}: {}", p.rule, p.lead_ops);
+        case PrefetchParam::Ms: return fmt::format("{}: {:g} ms", p.rule, p.lead_ms);
     }
-    return "?";
+    return p.rule;
 }
 
 std::string rate_text(double bytes_per_s) { return fmt::format("{:.1f} MB/s", bytes_per_s / 1e6); }

@@ -68,8 +68,7 @@ ScenarioRun run_scenario(Scenario s, const std::string& out_dir) {
     const Workload w = load_workload(s);
     ScenarioRun run{run_simulation(s, w), out_dir.empty() ? s.output.dir : out_dir, {}};
     write_summary(run.result, s, run.dir);
-    run.outputs = write_run_outputs(run.result.log, run.result.summary, s.name, run.dir, s.output.events, s.output.gantt,
-                                    s.output.trace);
+    run.outputs = write_run_outputs(run.result.log, run.result.summary, w, s, run.dir);
     return run;
 }
 
