@@ -32,9 +32,10 @@ def fidelity(logs):
         traced = m["tracer_peak_bytes"] - m["constant_bytes"]
         rss = m.get("rss", {}).get("rss_iteration_delta_bytes")
         same = "=" if info["baseline_peak_bytes"] == m["tracer_peak_bytes"] else "(differs)"
+        ratio = f"{rss / traced:.3f}" if rss else "-"
         print(f"| {_name(log)} | {m['ops']} ({m['mutates']}) | {m['constants']} ({m['constant_bytes']}) "
-              f"| {info['baseline_peak_bytes']} | {m['tracer_peak_bytes']} {same} | {traced} | {rss} "
-              f"| {rss / traced:.3f} | {m['op_time_sum_ns'] / 1e6:.0f} | {m['untraced_iteration_ns'] / 1e6:.0f} "
+              f"| {info['baseline_peak_bytes']} | {m['tracer_peak_bytes']} {same} | {traced} | {rss or '-'} "
+              f"| {ratio} | {m['op_time_sum_ns'] / 1e6:.0f} | {m['untraced_iteration_ns'] / 1e6:.0f} "
               f"| {m['op_time_sum_ns'] / m['untraced_iteration_ns']:.2f} | {m['tracing_seconds']:.0f} |")
 
 
