@@ -78,6 +78,8 @@ def torchvision_workload(name: str, batch: int, input_shape: Optional[Tuple[int,
     kwargs = {"weights": None}
     if name in ("googlenet", "inception_v3"):
         kwargs["init_weights"] = True
+    if name.startswith("vit_") and input_shape:  # a ViT is built for one image size
+        kwargs["image_size"] = shape[-1]
     model = getattr(tvm, name)(**kwargs).to(device)
     generator = torch.Generator().manual_seed(0)
     inputs = (torch.randn((batch,) + shape, generator=generator).to(device),)
