@@ -7,8 +7,9 @@
 #pragma once
 
 #include <deque>
-#include <map>
+#include <set>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "models/alloc/allocator.h"
@@ -39,13 +40,25 @@ private:
         int live_children = 0;
         std::vector<Block*> children;
         bool on_free_list = false;
+        std::uint64_t free_stamp = 0;  // when it was put on the free list (LIFO order)
+    };
+    // Free list ordered by size, then newest first: the first entry not below
+    // (bytes, newest) is the best fit, LIFO among equal sizes. Removing any block
+    // (a merge takes its children off) is logarithmic, so long runs stay linear.
+    struct FreeKey {
+        std::uint64_t size;
+        std::uint64_t stamp;
+        Block* block;
+        bool operator<(const FreeKey& o) const { return size != o.size ? size < o.size : stamp > o.stamp; }
     };
     Block* new_block(std::uint64_t size, Block* parent);
     void push_free(Block* b);
     void remove_free(Block* b);
+    [[nodiscard]] Block* best_fit(std::uint64_t bytes) const;
 
     std::deque<Block> blocks_;                          // stable addresses
-    std::map<std::uint64_t, std::vector<Block*>> free_; // size -> stack
+    std::set<FreeKey> free_;
+    std::uint64_t free_stamps_ = 0;
     std::unordered_map<TensorId, Block*> used_;
     std::uint64_t total_ = 0;
 };

@@ -1,7 +1,11 @@
 #include "sim/sweep/sweep_runner.h"
 
+#include <exception>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -10,9 +14,11 @@
 #include "sim/output/text_format.h"
 #include "sim/scenario/scenario.h"
 #include "sim/sweep/point_results.h"
+#include "sim/sweep/point_run.h"
 #include "sim/sweep/process_pool.h"
 #include "sim/sweep/sweep_plots.h"
 #include "sim/sweep/sweep_progress.h"
+#include "sim/workload_factory.h"
 
 namespace memsim {
 
@@ -83,18 +89,95 @@ YAML::Node standalone_scenario(const SweepPlan& plan, const SweepPoint& point, c
 
 std::string current_executable() { return fs::read_symlink("/proc/self/exe").string(); }
 
+namespace {
+
+// The --set list `memsim run` gets for a point: its overrides, then the sweep's output flags.
+std::vector<std::string> run_overrides(const SweepPlan& plan, const SweepPoint& point) {
+    std::vector<std::string> sets = point_overrides(plan, point);
+    for (const auto& [key, value] : {std::pair{"output.events", plan.events}, {"output.gantt", plan.gantt},
+                                     {"output.trace", plan.trace}})
+        sets.push_back(std::string(key) + "=" + flag(value));
+    return sets;
+}
+
+// Everything that decides what load_workload(s) returns, as one string.
+std::string workload_key(const Scenario& s) {
+    const WorkloadSpec& w = s.workload;
+    std::string key = fmt::format("{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}", s.file, w.profile, w.batch,
+                                  w.forward_end ? std::to_string(*w.forward_end) : "-", w.costs, w.dtr_log, w.synthetic,
+                                  w.synthetic_params.size());
+    for (const auto& [name, value] : w.synthetic_params) key += fmt::format("\n{}={}", name, value);
+    return key;
+}
+
+// The forked sweep's state in the parent: each point's scenario is read just before its
+// child is forked, its workload loaded on first use and kept for every later point that
+// reads the same one. A failure is kept too and raised in the point's child, where it
+// becomes the point's error exactly as `memsim run` would print it.
+class PointSource {
+public:
+    explicit PointSource(const SweepPlan& plan) : plan_(plan) {}
+
+    void prepare(const SweepPoint& point) {
+        current_ = {};
+        try {
+            current_.scenario = load_scenario(plan_.scenario_file, run_overrides(plan_, point));
+        } catch (...) {
+            current_.error = std::current_exception();
+            return;
+        }
+        auto [it, fresh] = workloads_.try_emplace(workload_key(*current_.scenario));
+        if (fresh) {
+            try {
+                it->second.workload = load_workload(*current_.scenario);
+            } catch (...) {
+                it->second.error = std::current_exception();
+            }
+        }
+        current_.loaded = &it->second;
+    }
+
+    // In the child: the point's run, as `memsim run SCENARIO --set ... --out DIR`.
+    int run(const std::string& out_dir) const {
+        if (current_.error) std::rethrow_exception(current_.error);
+        if (current_.loaded->error) std::rethrow_exception(current_.loaded->error);
+        return run_point_here(*current_.scenario, current_.loaded->workload, out_dir, std::cout, std::cerr);
+    }
+
+private:
+    struct Loaded {
+        Workload workload;
+        std::exception_ptr error;
+    };
+    struct Current {
+        std::optional<Scenario> scenario;
+        std::exception_ptr error;
+        const Loaded* loaded = nullptr;
+    };
+    const SweepPlan& plan_;
+    std::map<std::string, Loaded> workloads_;
+    Current current_;
+};
+
+}  // namespace
+
 SweepTally run_sweep(const SweepPlan& plan, const std::string& dir, const SweepRunOptions& options, std::ostream& progress) {
     write_plan(plan, dir);
+    PointSource source(plan);
     std::vector<ProcessJob> jobs;
     for (const SweepPoint& point : plan.points) {
         const std::string out = point_dir(dir, point);
         clear_point(out);
-        ProcessJob job{{options.memsim_binary, "run", plan.scenario_file}, (fs::path(out) / "log.txt").string()};
-        for (const std::string& set : point_overrides(plan, point)) job.argv.insert(job.argv.end(), {"--set", set});
-        for (const auto& [key, value] : {std::pair{"output.events", plan.events}, {"output.gantt", plan.gantt},
-                                         {"output.trace", plan.trace}})
-            job.argv.insert(job.argv.end(), {"--set", std::string(key) + "=" + flag(value)});
-        job.argv.insert(job.argv.end(), {"--out", out});
+        ProcessJob job;
+        job.log_path = (fs::path(out) / "log.txt").string();
+        if (options.process_per_point) {
+            job.argv = {options.memsim_binary, "run", plan.scenario_file};
+            for (const std::string& set : run_overrides(plan, point)) job.argv.insert(job.argv.end(), {"--set", set});
+            job.argv.insert(job.argv.end(), {"--out", out});
+        } else {
+            job.prepare = [&source, &point] { source.prepare(point); };
+            job.body = [&source, out] { return source.run(out); };
+        }
         jobs.push_back(std::move(job));
     }
     const std::size_t parallel = static_cast<std::size_t>(std::max(1, options.jobs));
