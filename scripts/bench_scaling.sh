@@ -26,9 +26,10 @@ run() {  # kind ops policy-args...
   printf 'name: scaling\nworkload: {synthetic: %s, n: %d}\nplatform: configs/phone.yaml\npolicy: {allocator: pool}\n' \
     "$kind" "$n" > "$out/s.yaml"
   rm -rf "$out/run"
+  /usr/bin/time -o "$out/time" -f '%e %M' timeout "$timeout_s" "$memsim" run "$out/s.yaml" "$@" --out "$out/run" -q \
+    >/dev/null 2>"$out/err" || true
   local t
-  if t=$( { /usr/bin/time -f '%e %M' timeout "$timeout_s" "$memsim" run "$out/s.yaml" "$@" --out "$out/run" -q >/dev/null 2>"$out/err"; } 2>&1 ); then :; fi
-  t=$(tail -1 <<<"$t")
+  t=$(tail -1 "$out/time")
   if [ ! -f "$out/run/summary.json" ]; then
     echo "${t% *} ${t#* } timeout -"
     return
@@ -89,9 +90,10 @@ for n in 1000 10000; do
   for ratio in 0.05 0.02; do
     printf 'name: scaling\nworkload: {synthetic: uniform_linear, n: %d}\nplatform: configs/phone.yaml\npolicy: {allocator: os}\n' "$n" > "$out/s.yaml"
     rm -rf "$out/run"
-    t=$( { /usr/bin/time -f '%e %M' timeout "$timeout_s" "$memsim" run "$out/s.yaml" --set platform.memory.budget_ratio=$ratio \
-          --set policy.recompute.heuristic=dtr --out "$out/run" -q >/dev/null 2>"$out/err"; } 2>&1 ) || true
-    t=$(tail -1 <<<"$t")
+    /usr/bin/time -o "$out/time" -f '%e %M' timeout "$timeout_s" "$memsim" run "$out/s.yaml" \
+      --set platform.memory.budget_ratio="$ratio" --set policy.recompute.heuristic=dtr --out "$out/run" -q \
+      >/dev/null 2>"$out/err" || true
+    t=$(tail -1 "$out/time")
     if [ -f "$out/run/summary.json" ]; then
       python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); print(f"{\"uniform_linear\":<16} {int(sys.argv[2]):9d} {sys.argv[3]:>8} {float(sys.argv[4]):9.2f} {s[\"recomputed_ops\"]:14d} {s[\"status\"]:<8}")' \
         "$out/run/summary.json" $((2 * n)) "$ratio" "${t% *}"

@@ -35,7 +35,9 @@ std::uint64_t PoolAllocator::footprint_if_allocated(std::uint64_t bytes) const {
 }
 
 void PoolAllocator::allocate(TensorId tensor, std::uint64_t bytes) {
-    if (used_.count(tensor))
+    if (tensor < 0) throw std::logic_error("pool allocator: negative tensor id " + std::to_string(tensor));
+    if (static_cast<std::size_t>(tensor) >= used_.size()) used_.resize(static_cast<std::size_t>(tensor) + 1, nullptr);
+    if (used_[tensor])
         throw std::logic_error("pool allocator: tensor " + std::to_string(tensor) + " allocated twice");
     const std::uint64_t aligned = align(bytes);
     Block* b = best_fit(bytes);
@@ -59,11 +61,9 @@ void PoolAllocator::allocate(TensorId tensor, std::uint64_t bytes) {
 }
 
 void PoolAllocator::release(TensorId tensor) {
-    auto it = used_.find(tensor);
-    if (it == used_.end())
-        throw std::logic_error("pool allocator: tensor " + std::to_string(tensor) + " freed but not allocated");
-    Block* b = it->second;
-    used_.erase(it);
+    Block* b = used_block(tensor);
+    if (!b) throw std::logic_error("pool allocator: tensor " + std::to_string(tensor) + " freed but not allocated");
+    used_[tensor] = nullptr;
     if (!b->parent) {
         push_free(b);
         return;
@@ -82,11 +82,11 @@ void PoolAllocator::release(TensorId tensor) {
 
 std::uint64_t PoolAllocator::free_neighbour_bytes(TensorId tensor) const {
     // The pool has no addresses; a block's neighbours are its siblings in the split tree.
-    auto it = used_.find(tensor);
-    if (it == used_.end() || !it->second->parent) return 0;
+    const Block* b = used_block(tensor);
+    if (!b || !b->parent) return 0;
     std::uint64_t bytes = 0;
-    for (const Block* sibling : it->second->parent->children)
-        if (sibling != it->second && sibling->on_free_list) bytes += sibling->size;
+    for (const Block* sibling : b->parent->children)
+        if (sibling != b && sibling->on_free_list) bytes += sibling->size;
     return bytes;
 }
 

@@ -8,7 +8,6 @@
 
 #include <deque>
 #include <set>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -59,7 +58,11 @@ private:
     std::deque<Block> blocks_;                          // stable addresses
     std::set<FreeKey> free_;
     std::uint64_t free_stamps_ = 0;
-    std::unordered_map<TensorId, Block*> used_;
+    [[nodiscard]] Block* used_block(TensorId t) const {
+        return t >= 0 && static_cast<std::size_t>(t) < used_.size() ? used_[t] : nullptr;
+    }
+
+    std::vector<Block*> used_;  // tensor id -> its block (ids are dense), nullptr when not allocated
     std::uint64_t total_ = 0;
 };
 
