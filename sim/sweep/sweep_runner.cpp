@@ -51,8 +51,8 @@ void write_plan(const SweepPlan& plan, const std::string& dir) {
     write_text_file((fs::path(dir) / kPlanFile).string(), plan_to_json(plan).dump(2) + "\n");
 }
 
-SweepTally gather(const SweepPlan& plan, const std::string& dir) {
-    const std::vector<PointResult> results = read_point_results(dir, plan);
+// results.csv and the plots from the points' results (in plan order).
+SweepTally write_results(const SweepPlan& plan, const std::string& dir, const std::vector<PointResult>& results) {
     SweepTally tally;
     tally.points = results.size();
     for (const PointResult& r : results) (r.status == "ok" ? tally.ok : tally.failed)++;
@@ -61,6 +61,8 @@ SweepTally gather(const SweepPlan& plan, const std::string& dir) {
     for (const std::string& plot : write_sweep_plots(plan, results, dir)) tally.files.push_back(plot);
     return tally;
 }
+
+SweepTally gather(const SweepPlan& plan, const std::string& dir) { return write_results(plan, dir, read_point_results(dir, plan)); }
 
 // Single-quoted for sh, so paths with spaces survive GNU parallel and bash.
 std::string shell_quote(const std::string& text) {
@@ -100,56 +102,65 @@ std::vector<std::string> run_overrides(const SweepPlan& plan, const SweepPoint& 
     return sets;
 }
 
-// Everything that decides what load_workload(s) returns, as one string.
-std::string workload_key(const Scenario& s) {
-    const WorkloadSpec& w = s.workload;
-    std::string key = fmt::format("{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}", s.file, w.profile, w.batch,
-                                  w.forward_end ? std::to_string(*w.forward_end) : "-", w.costs, w.dtr_log, w.synthetic,
-                                  w.synthetic_params.size());
-    for (const auto& [name, value] : w.synthetic_params) key += fmt::format("\n{}={}", name, value);
+// The point's overrides that can change its workload: only keys under workload (the
+// workload section is all load_workload reads, besides the scenario file itself).
+std::string workload_key(const std::vector<std::string>& overrides) {
+    std::string key;
+    for (const std::string& set : overrides) {
+        std::string name = set.substr(0, set.find('='));
+        name.erase(name.find_last_not_of(" \t") + 1);
+        name.erase(0, name.find_first_not_of(" \t"));
+        if (name == "workload" || name.rfind("workload.", 0) == 0) key += set + "\n";
+    }
     return key;
 }
 
-// The forked sweep's state in the parent: each point's scenario is read just before its
-// child is forked, its workload loaded on first use and kept for every later point that
-// reads the same one. A failure is kept too and raised in the point's child, where it
-// becomes the point's error exactly as `memsim run` would print it.
+// The forked sweep's state in the parent. Points are grouped by the overrides that can
+// change their workload; the first point of a group reads its scenario and loads the
+// workload here, before its child is forked, and every later point of the group reuses
+// it (its child reads its own scenario: YAML parsing runs in the children, in parallel).
+// A failure is kept too and raised in the point's child, where it becomes the point's
+// error exactly as `memsim run` would print it (scenario errors first, then workload ones).
 class PointSource {
 public:
     explicit PointSource(const SweepPlan& plan) : plan_(plan) {}
 
     void prepare(const SweepPoint& point) {
         current_ = {};
+        current_.overrides = run_overrides(plan_, point);
+        Loaded& loaded = workloads_[workload_key(current_.overrides)];
+        current_.loaded = &loaded;
+        if (loaded.tried) return;
         try {
-            current_.scenario = load_scenario(plan_.scenario_file, run_overrides(plan_, point));
+            current_.scenario = load_scenario(plan_.scenario_file, current_.overrides);
         } catch (...) {
-            current_.error = std::current_exception();
+            current_.error = std::current_exception();  // the next point of the group tries again
             return;
         }
-        auto [it, fresh] = workloads_.try_emplace(workload_key(*current_.scenario));
-        if (fresh) {
-            try {
-                it->second.workload = load_workload(*current_.scenario);
-            } catch (...) {
-                it->second.error = std::current_exception();
-            }
+        loaded.tried = true;
+        try {
+            loaded.workload = load_workload(*current_.scenario);
+        } catch (...) {
+            loaded.error = std::current_exception();
         }
-        current_.loaded = &it->second;
     }
 
     // In the child: the point's run, as `memsim run SCENARIO --set ... --out DIR`.
     int run(const std::string& out_dir) const {
         if (current_.error) std::rethrow_exception(current_.error);
+        Scenario s = current_.scenario ? *current_.scenario : load_scenario(plan_.scenario_file, current_.overrides);
         if (current_.loaded->error) std::rethrow_exception(current_.loaded->error);
-        return run_point_here(*current_.scenario, current_.loaded->workload, out_dir, std::cout, std::cerr);
+        return run_point_here(std::move(s), current_.loaded->workload, out_dir, std::cout, std::cerr);
     }
 
 private:
     struct Loaded {
+        bool tried = false;
         Workload workload;
         std::exception_ptr error;
     };
     struct Current {
+        std::vector<std::string> overrides;
         std::optional<Scenario> scenario;
         std::exception_ptr error;
         const Loaded* loaded = nullptr;
@@ -185,12 +196,14 @@ SweepTally run_sweep(const SweepPlan& plan, const std::string& dir, const SweepR
     display.set_running(std::min(jobs.size(), parallel));
     display.redraw();
     std::size_t started = 0, finished = 0;
+    std::vector<PointResult> results(plan.points.size());
     run_processes(
         jobs, options.jobs,
         [&](std::size_t index, const ProcessOutcome& outcome) {
             ++finished;
             started = std::min(jobs.size(), finished + parallel);
             PointResult r = read_point_result(dir, plan.points[index]);
+            results[index] = r;  // results.csv holds what the folder holds, as `memsim merge` reads it
             if (outcome.exit_code != 0 && r.status == "ok") {  // a summary, but the run still failed
                 r.status = "error";
                 r.message = fmt::format("exit code {}", outcome.exit_code);
@@ -200,7 +213,7 @@ SweepTally run_sweep(const SweepPlan& plan, const std::string& dir, const SweepR
         },
         [&]() { display.redraw(); });
     display.finish();
-    return gather(plan, dir);
+    return write_results(plan, dir, results);
 }
 
 std::size_t emit_sweep_jobs(const SweepPlan& plan, const std::string& dir, const std::string& memsim_binary) {
