@@ -41,13 +41,17 @@ bench() {
   hyperfine -N --warmup "$([ "$n" -gt 2 ] && echo 2 || echo 0)" --runs "$n" --export-json "$out/$name.json" "$*" >/dev/null 2>&1
 }
 mean() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["mean"])' "$out/$1.json"; }
+# CPU seconds (user + system, the process and the children it waited for).
+cpu() { python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print(r["user"] + r["system"])' "$out/$1.json"; }
 sd() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["stddev"] or 0)' "$out/$1.json"; }
-# row LABEL NAME BASE [EXTRA]: mean in ms, stddev, ratio to the named baseline.
+# row LABEL NAME BASE [EXTRA]: wall mean and stddev in ms, its ratio to the named
+# baseline, then CPU ms and its ratio (on a loaded machine the CPU ratio is the steadier).
 row() {
-  printf '%-52s %10.1f %8.1f %9.2fx %s\n' "$1" "$(python3 -c "print($(mean "$2")*1e3)")" \
-    "$(python3 -c "print($(sd "$2")*1e3)")" "$(python3 -c "print($(mean "$2")/$(mean "$3"))")" "${4:-}"
+  printf '%-50s %9.1f %7.1f %8.2fx %9.1f %8.2fx %s\n' "$1" "$(python3 -c "print($(mean "$2")*1e3)")" \
+    "$(python3 -c "print($(sd "$2")*1e3)")" "$(python3 -c "print($(mean "$2")/$(mean "$3"))")" \
+    "$(python3 -c "print($(cpu "$2")*1e3)")" "$(python3 -c "print($(cpu "$2")/max($(cpu "$3"),1e-9))")" "${4:-}"
 }
-header() { printf '\n== %s\n%-52s %10s %8s %10s\n' "$1" case mean_ms sd_ms "ratio"; }
+header() { printf '\n== %s\n%-50s %9s %7s %9s %9s %9s\n' "$1" case wall_ms sd_ms ratio cpu_ms cpu_ratio; }
 scenario() {  # NAME WORKLOAD-YAML [POLICY-YAML] [SWEEP-YAML]: a scenario file in $out
   printf 'name: %s\nworkload: %s\nplatform: configs/phone.yaml\npolicy: %s\n%s' "$1" "$2" "${3:-{allocator: pool\}}" "${4:-}" \
     > "$out/$1.yaml"
@@ -74,13 +78,16 @@ row "bare SimGrid loop, $small activities" bare_small floor "(ratio to the floor
 row "bare SimGrid loop, $big activities" bare_big floor
 row "memsim run, uniform_linear $small ops" memsim_small floor
 row "memsim run, uniform_linear $big ops" memsim_big floor
-python3 - "$(mean bare_small)" "$(mean bare_big)" "$(mean memsim_small)" "$(mean memsim_big)" $small $big <<'PY'
+python3 - "$(mean bare_small)" "$(mean bare_big)" "$(mean memsim_small)" "$(mean memsim_big)" \
+  "$(cpu bare_small)" "$(cpu bare_big)" "$(cpu memsim_small)" "$(cpu memsim_big)" $small $big <<'PY'
 import sys
-bs, bb, ms, mb, small, big = map(float, sys.argv[1:])
-bare = (bb - bs) / (big - small) * 1e6
-mem = (mb - ms) / (big - small) * 1e6
-print(f"per activity: bare SimGrid {bare:.2f} us, memsim {mem:.2f} us (workload generation, allocator, "
-      f"event log included): memsim / bare = {mem / bare:.2f}x")
+v = list(map(float, sys.argv[1:]))
+small, big = v[8], v[9]
+for label, (bs, bb, ms, mb) in (("wall", v[0:4]), ("CPU", v[4:8])):
+    bare = (bb - bs) / (big - small) * 1e6
+    mem = (mb - ms) / (big - small) * 1e6
+    print(f"per activity ({label}): bare SimGrid {bare:.2f} us, memsim {mem:.2f} us (workload generation, allocator, "
+          f"event log included): memsim / bare = {mem / bare:.2f}x")
 PY
 
 if [ $shared = 1 ]; then
@@ -120,8 +127,8 @@ if [ $shared = 1 ]; then
   cmp -s "$out/sp/results.csv" "$out/sf/results.csv" && same="results.csv identical" || same="RESULTS DIFFER"
   row "process per point (memsim run per point)" sweep_procs sweep_procs
   row "forked points (each workload loaded once)" sweep_fork sweep_procs "$same"
-  python3 -c "import sys; f=float(sys.argv[1]); print(f'forked: {f:.1f} s for {sys.argv[2]} points = {f / int(sys.argv[2]) * 1e3:.1f} ms per point')" \
-    "$(mean sweep_fork)" "$sweep_points"
+  python3 -c "import sys; f, c, n = float(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3]); print(f'forked: {f:.1f} s wall, {c:.1f} s CPU for {n} points = {f / n * 1e3:.1f} ms wall, {c / n * 1e3:.1f} ms CPU per point')" \
+    "$(mean sweep_fork)" "$(cpu sweep_fork)" "$sweep_points"
 fi
 
 header "per-point overhead of a sweep: 200 points of a 2-operator workload, --jobs 1"
@@ -129,11 +136,13 @@ tiny=$(scenario tiny "{synthetic: uniform_linear, n: 1}" "{allocator: pool}" \
   $'sweep:\n  platform.disk.bandwidth: ['"$(python3 -c "print(', '.join(f'{i + 1}MB/s' for i in range(200)))")"$']\n')
 bench tiny_sweep 3 "$memsim" sweep "$tiny" --jobs 1 --out "$out/st"
 bench tiny_procs 1 "$memsim" sweep "$tiny" --jobs 1 --process-per-point --out "$out/stp"
-python3 - "$(mean tiny_sweep)" "$(mean tiny_procs)" "$(mean floor)" <<'PY'
+row "200 forked points" tiny_sweep floor "(ratio: to the floor)"
+row "200 processes (--process-per-point)" tiny_procs floor
+python3 - "$(mean tiny_sweep)" "$(mean tiny_procs)" "$(mean floor)" "$(cpu tiny_sweep)" "$(cpu tiny_procs)" "$(cpu floor)" <<'PY'
 import sys
-fork, procs, floor = map(float, sys.argv[1:])
-print(f"forked: {(fork - floor) / 200 * 1e3:.2f} ms per point; process per point: {(procs - floor) / 200 * 1e3:.2f} ms "
-      f"per point; floor {floor * 1e3:.1f} ms (per point = (sweep - floor) / 200)")
+fork, procs, floor, cfork, cprocs, cfloor = map(float, sys.argv[1:])
+print(f"per point, (sweep - floor) / 200: forked {(fork - floor) / 200 * 1e3:.2f} ms wall, {(cfork - cfloor) / 200 * 1e3:.2f} ms CPU; "
+      f"process per point {(procs - floor) / 200 * 1e3:.2f} ms wall, {(cprocs - cfloor) / 200 * 1e3:.2f} ms CPU")
 PY
 echo "($(nproc) cores; $runs runs per case after 2 warm-ups unless fewer are shown; $(date -u +%FT%TZ))"
 
