@@ -14,13 +14,12 @@ PoolAllocator::Block* PoolAllocator::new_block(std::uint64_t size, Block* parent
 }
 
 void PoolAllocator::push_free(Block* b) {
-    b->free_stamp = ++free_stamps_;
-    free_.insert({b->size, b->free_stamp, b});
+    b->free_entry = free_.insert({b->size, ++free_stamps_, b}).first;
     b->on_free_list = true;
 }
 
 void PoolAllocator::remove_free(Block* b) {
-    free_.erase({b->size, b->free_stamp, b});
+    free_.erase(b->free_entry);
     b->on_free_list = false;
 }
 
