@@ -43,7 +43,7 @@ Workload synthetic(const Scenario& s) {
     try {
         return make_synthetic(s.workload.synthetic, p);
     } catch (const InputError& e) {
-        throw InputError(fmt::format("{}: workload.synthetic: {} (known: mlp, uniform_linear)", s.file, e.what()));
+        throw InputError(fmt::format("{}: workload.synthetic: {} (also: mlp)", s.file, e.what()));
     }
 }
 

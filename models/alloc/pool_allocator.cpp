@@ -1,6 +1,6 @@
 #include "models/alloc/pool_allocator.h"
 
-#include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 namespace memsim {
@@ -14,33 +14,37 @@ PoolAllocator::Block* PoolAllocator::new_block(std::uint64_t size, Block* parent
 }
 
 void PoolAllocator::push_free(Block* b) {
-    free_[b->size].push_back(b);
+    b->free_entry = free_.insert({b->size, ++free_stamps_, b}).first;
     b->on_free_list = true;
 }
 
 void PoolAllocator::remove_free(Block* b) {
-    auto it = free_.find(b->size);
-    auto& stack = it->second;
-    stack.erase(std::find(stack.begin(), stack.end(), b));
-    if (stack.empty()) free_.erase(it);
+    free_.erase(b->free_entry);
     b->on_free_list = false;
 }
 
+PoolAllocator::Block* PoolAllocator::best_fit(std::uint64_t bytes) const {
+    // Every size is a multiple of 64: the first key >= bytes is also >= align(bytes).
+    const auto it = free_.lower_bound({bytes, std::numeric_limits<std::uint64_t>::max(), nullptr});
+    return it == free_.end() ? nullptr : it->block;
+}
+
 std::uint64_t PoolAllocator::footprint_if_allocated(std::uint64_t bytes) const {
-    return free_.lower_bound(bytes) == free_.end() ? total_ + align(bytes) : total_;
+    return best_fit(bytes) ? total_ : total_ + align(bytes);
 }
 
 void PoolAllocator::allocate(TensorId tensor, std::uint64_t bytes) {
-    if (used_.count(tensor))
+    if (tensor < 0) throw std::logic_error("pool allocator: negative tensor id " + std::to_string(tensor));
+    if (static_cast<std::size_t>(tensor) >= used_.size()) used_.resize(static_cast<std::size_t>(tensor) + 1, nullptr);
+    if (used_[tensor])
         throw std::logic_error("pool allocator: tensor " + std::to_string(tensor) + " allocated twice");
     const std::uint64_t aligned = align(bytes);
-    auto fit = free_.lower_bound(bytes);  // every key is a multiple of 64: same as >= aligned
-    if (fit == free_.end()) {
+    Block* b = best_fit(bytes);
+    if (!b) {
         used_[tensor] = new_block(aligned, nullptr);
         total_ += aligned;
         return;
     }
-    Block* b = fit->second.back();
     remove_free(b);
     if (b->parent) ++b->parent->live_children;
     if (aligned >= b->size) {
@@ -56,11 +60,9 @@ void PoolAllocator::allocate(TensorId tensor, std::uint64_t bytes) {
 }
 
 void PoolAllocator::release(TensorId tensor) {
-    auto it = used_.find(tensor);
-    if (it == used_.end())
-        throw std::logic_error("pool allocator: tensor " + std::to_string(tensor) + " freed but not allocated");
-    Block* b = it->second;
-    used_.erase(it);
+    Block* b = used_block(tensor);
+    if (!b) throw std::logic_error("pool allocator: tensor " + std::to_string(tensor) + " freed but not allocated");
+    used_[tensor] = nullptr;
     if (!b->parent) {
         push_free(b);
         return;
@@ -79,23 +81,19 @@ void PoolAllocator::release(TensorId tensor) {
 
 std::uint64_t PoolAllocator::free_neighbour_bytes(TensorId tensor) const {
     // The pool has no addresses; a block's neighbours are its siblings in the split tree.
-    auto it = used_.find(tensor);
-    if (it == used_.end() || !it->second->parent) return 0;
+    const Block* b = used_block(tensor);
+    if (!b || !b->parent) return 0;
     std::uint64_t bytes = 0;
-    for (const Block* sibling : it->second->parent->children)
-        if (sibling != it->second && sibling->on_free_list) bytes += sibling->size;
+    for (const Block* sibling : b->parent->children)
+        if (sibling != b && sibling->on_free_list) bytes += sibling->size;
     return bytes;
 }
 
-std::size_t PoolAllocator::free_chunk_count() const {
-    std::size_t n = 0;
-    for (const auto& [size, stack] : free_) n += stack.size();
-    return n;
-}
+std::size_t PoolAllocator::free_chunk_count() const { return free_.size(); }
 
 std::uint64_t PoolAllocator::free_bytes() const {
     std::uint64_t n = 0;
-    for (const auto& [size, stack] : free_) n += size * stack.size();
+    for (const FreeKey& k : free_) n += k.size;
     return n;
 }
 

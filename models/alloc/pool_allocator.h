@@ -7,8 +7,8 @@
 #pragma once
 
 #include <deque>
-#include <map>
-#include <unordered_map>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include "models/alloc/allocator.h"
@@ -33,20 +33,39 @@ public:
     [[nodiscard]] std::uint64_t free_bytes() const;
 
 private:
+    struct Block;
+    // Free list ordered by size, then newest first: the first entry not below
+    // (bytes, newest) is the best fit, LIFO among equal sizes. Removing any block
+    // (a merge takes its children off) goes through the block's own entry, so long runs
+    // stay linear.
+    struct FreeKey {
+        std::uint64_t size;
+        std::uint64_t stamp;  // when it was put on the list
+        Block* block;
+        bool operator<(const FreeKey& o) const { return size != o.size ? size < o.size : stamp > o.stamp; }
+    };
+    using FreeList = std::set<FreeKey>;
     struct Block {
         std::uint64_t size = 0;
         Block* parent = nullptr;
         int live_children = 0;
         std::vector<Block*> children;
         bool on_free_list = false;
+        FreeList::iterator free_entry;  // valid while on_free_list
     };
     Block* new_block(std::uint64_t size, Block* parent);
     void push_free(Block* b);
     void remove_free(Block* b);
+    [[nodiscard]] Block* best_fit(std::uint64_t bytes) const;
 
     std::deque<Block> blocks_;                          // stable addresses
-    std::map<std::uint64_t, std::vector<Block*>> free_; // size -> stack
-    std::unordered_map<TensorId, Block*> used_;
+    FreeList free_;
+    std::uint64_t free_stamps_ = 0;
+    [[nodiscard]] Block* used_block(TensorId t) const {
+        return t >= 0 && static_cast<std::size_t>(t) < used_.size() ? used_[t] : nullptr;
+    }
+
+    std::vector<Block*> used_;  // tensor id -> its block (ids are dense), nullptr when not allocated
     std::uint64_t total_ = 0;
 };
 

@@ -47,18 +47,32 @@ const TensorGraph& TensorGraphCache::get(const Workload& w) {
     return graph_;
 }
 
+namespace {
+
+// Starts a walk: returns its epoch; a storage is visited when its mark equals it.
+std::uint32_t new_walk(const TensorGraph& g) {
+    if (g.visit_mark.size() != g.storage_of.size() || g.visit_epoch == std::numeric_limits<std::uint32_t>::max()) {
+        g.visit_mark.assign(g.storage_of.size(), 0);
+        g.visit_epoch = 0;
+    }
+    return ++g.visit_epoch;
+}
+
+}  // namespace
+
 double evicted_region_cost(const EvictionView& view, const TensorGraph& g, TensorId s, bool forward, bool backward) {
     double cost = 0.0;
-    std::vector<char> seen(g.storage_of.size(), 0);
-    seen[s] = 1;
+    std::uint32_t epoch = new_walk(g);
+    std::vector<std::uint32_t>& mark = g.visit_mark;
+    mark[s] = epoch;
     std::vector<TensorId> stack{s};
     while (!stack.empty()) {
         const TensorId cur = stack.back();
         stack.pop_back();
         auto visit = [&](const std::vector<TensorId>& next) {
             for (TensorId u : next) {
-                if (seen[u] || !view.evicted(u)) continue;
-                seen[u] = 1;
+                if (mark[u] == epoch || !view.evicted(u)) continue;
+                mark[u] = epoch;
                 cost += view.compute_cost_ms(u);
                 stack.push_back(u);
             }
@@ -69,15 +83,15 @@ double evicted_region_cost(const EvictionView& view, const TensorGraph& g, Tenso
         if (backward && !forward) visit(g.parents[cur]);
     }
     if (forward && backward) {
-        std::fill(seen.begin(), seen.end(), 0);
-        seen[s] = 1;
+        epoch = new_walk(g);
+        mark[s] = epoch;
         stack.assign(1, s);
         while (!stack.empty()) {
             const TensorId cur = stack.back();
             stack.pop_back();
             for (TensorId u : g.parents[cur]) {
-                if (seen[u] || !view.evicted(u)) continue;
-                seen[u] = 1;
+                if (mark[u] == epoch || !view.evicted(u)) continue;
+                mark[u] = epoch;
                 cost += view.compute_cost_ms(u);
                 stack.push_back(u);
             }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "models/recompute/eviction_heuristic.h"
@@ -15,6 +16,13 @@ struct TensorGraph {
     std::vector<TensorId> storage_of;              // tensor -> root of its alias chain
     std::vector<std::vector<TensorId>> parents;    // storage -> storages of its producers' inputs
     std::vector<std::vector<TensorId>> children;   // storage -> storages produced by its consumers
+
+    // Scratch of evicted_region_cost, kept between calls: a walk marks what it visited
+    // with a fresh epoch instead of clearing an array of every storage, so scoring one
+    // candidate costs its region, not the workload (DTR scores every resident tensor
+    // per eviction).
+    mutable std::vector<std::uint32_t> visit_mark;
+    mutable std::uint32_t visit_epoch = 0;
 };
 
 TensorGraph build_tensor_graph(const Workload& w);

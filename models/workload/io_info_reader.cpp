@@ -40,37 +40,7 @@ IoListField read_list(dom::object entry, std::string_view key) {
     return field;
 }
 
-nlohmann::json to_json(dom::element v) {
-    switch (v.type()) {
-        case dom::element_type::ARRAY: {
-            nlohmann::json out = nlohmann::json::array();
-            for (dom::element item : dom::array(v)) out.push_back(to_json(item));
-            return out;
-        }
-        case dom::element_type::OBJECT: {
-            nlohmann::json out = nlohmann::json::object();
-            for (dom::key_value_pair field : dom::object(v)) out[std::string(field.key)] = to_json(field.value);
-            return out;
-        }
-        case dom::element_type::INT64: return int64_t(v);
-        case dom::element_type::UINT64: return uint64_t(v);
-        case dom::element_type::DOUBLE: return double(v);
-        case dom::element_type::STRING: return std::string(std::string_view(v));
-        case dom::element_type::BOOL: return bool(v);
-        case dom::element_type::NULL_VALUE: return nullptr;
-    }
-    return nullptr;
-}
-
 }  // namespace
-
-nlohmann::json parse_json_fast(const std::string& text) {
-    dom::parser parser;
-    const simdjson::padded_string padded(text);
-    dom::element doc;
-    if (const auto error = parser.parse(padded).get(doc)) throw std::runtime_error(simdjson::error_message(error));
-    return to_json(doc);
-}
 
 IoInfo read_io_info(const std::string& text) {
     // One parser per call: profiles are loaded once per process.

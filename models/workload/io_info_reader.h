@@ -1,14 +1,13 @@
 // Fast reader for an MNN profile's <model>.io_info.json: the largest profile
 // file (~1 MB for MobilenetV2), parsed with simdjson into compact entries (nlohmann
-// took a third of a whole run on it). Validation stays in the loader: this reader only records what it saw,
+// took a third of a whole run on it; the other profile files are read from simdjson's
+// DOM by the loader itself). Validation stays in the loader: this reader only records what it saw,
 // including the first ill-typed value of each field, so the loader can name it.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace memsim {
 
@@ -34,9 +33,5 @@ struct IoInfo {
 
 // Throws std::runtime_error with the parser's message on malformed JSON.
 IoInfo read_io_info(const std::string& text);
-
-// Any other profile file: parsed by simdjson, handed to the loader as nlohmann JSON
-// (lexing dominated nlohmann's own parse). Throws std::runtime_error on malformed JSON.
-nlohmann::json parse_json_fast(const std::string& text);
 
 }  // namespace memsim

@@ -6,11 +6,13 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <optional>
+#include <string_view>
 #include <set>
 #include <unordered_map>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
+#include <simdjson.h>
 
 #include "models/workload/forward_end.h"
 #include "models/workload/input_error.h"
@@ -19,7 +21,7 @@
 namespace memsim {
 
 namespace fs = std::filesystem;
-using nlohmann::json;
+namespace dom = simdjson::dom;
 
 namespace {
 
@@ -33,12 +35,35 @@ std::string read_text(const fs::path& path) {
     return text;
 }
 
-json read_json(const fs::path& path) {
-    const std::string text = read_text(path);
-    try {
-        return parse_json_fast(text);
-    } catch (const std::runtime_error& e) {
-        throw InputError(fmt::format("{}: invalid JSON: {}", path.string(), e.what()));
+// A value as compact JSON text, for error messages.
+std::string dump(dom::element v) { return simdjson::minify(v); }
+
+// JSON's name for a value's type, for error messages.
+const char* type_name(dom::element v) {
+    switch (v.type()) {
+        case dom::element_type::ARRAY: return "array";
+        case dom::element_type::OBJECT: return "object";
+        case dom::element_type::STRING: return "string";
+        case dom::element_type::BOOL: return "boolean";
+        case dom::element_type::NULL_VALUE: return "null";
+        default: return "number";
+    }
+}
+
+// An integer >= 0 that fits a signed 64-bit value (the sizes and ids profiles hold).
+std::optional<std::uint64_t> non_negative_integer(dom::element v) {
+    std::int64_t value = 0;
+    if (v.type() != dom::element_type::INT64 || v.get_int64().get(value) != simdjson::SUCCESS || value < 0) return std::nullopt;
+    return static_cast<std::uint64_t>(value);
+}
+
+// A number of any kind, as a double.
+std::optional<double> number(dom::element v) {
+    switch (v.type()) {
+        case dom::element_type::INT64: return static_cast<double>(std::int64_t(v));
+        case dom::element_type::UINT64: return static_cast<double>(std::uint64_t(v));
+        case dom::element_type::DOUBLE: return double(v);
+        default: return std::nullopt;
     }
 }
 
@@ -126,6 +151,15 @@ private:
         throw InputError(fmt::format("{}: {}", f.string(), what));
     }
 
+    // The file's document, read straight from simdjson's DOM into the workload (no JSON
+    // objects in between); valid until the next parse.
+    dom::element parse(const fs::path& f) {
+        text_ = simdjson::padded_string(read_text(f));
+        dom::element doc;
+        if (const auto error = parser_.parse(text_).get(doc)) fail(f, fmt::format("invalid JSON: {}", simdjson::error_message(error)));
+        return doc;
+    }
+
     std::vector<TensorId> tensor_list(const fs::path& f, const IoListField& field, const char* key, int op) {
         if (!field.present || !field.is_list) fail(f, fmt::format("op {}: field '{}' missing or not a list", op, key));
         if (field.bad_value)
@@ -173,13 +207,14 @@ private:
 
     void load_tensor_sizes() {
         const fs::path f = file("tensor_size");
-        const json j = read_json(f);
-        if (!j.is_object()) fail(f, "expected an object mapping tensor id to bytes");
+        dom::object j;
+        if (parse(f).get_object().get(j) != simdjson::SUCCESS) fail(f, "expected an object mapping tensor id to bytes");
         const int n = static_cast<int>(w_.ops.size());
-        for (const auto& [key, value] : j.items()) {
-            if (!value.is_number_integer() || value.get<long long>() < 0)
-                fail(f, fmt::format("tensor '{}': size {} is not an integer >= 0", key, value.dump()));
-            const auto bytes = value.get<std::uint64_t>();
+        for (const dom::key_value_pair field : j) {
+            const std::string key(field.key);
+            const std::optional<std::uint64_t> size = non_negative_integer(field.value);
+            if (!size) fail(f, fmt::format("tensor '{}': size {} is not an integer >= 0", key, dump(field.value)));
+            const std::uint64_t bytes = *size;
             const std::size_t colon = key.find(':');
             int op = -1;
             try {
@@ -204,19 +239,39 @@ private:
                 if (!sized_outputs_.count(t)) fail(f, fmt::format("tensor '{}' (output of op {}) has no size", t, i));
     }
 
+    // The elements of one operator's event list (a non-list holds itself; null holds none).
+    static std::vector<dom::element> events_of(dom::element list) {
+        std::vector<dom::element> events;
+        if (list.type() == dom::element_type::ARRAY) {
+            for (dom::element ev : dom::array(list)) events.push_back(ev);
+        } else if (list.type() == dom::element_type::OBJECT) {
+            for (dom::key_value_pair field : dom::object(list)) events.push_back(field.value);
+        } else if (list.type() != dom::element_type::NULL_VALUE) {
+            events.push_back(list);
+        }
+        return events;
+    }
+
     void load_resize_info() {
         const fs::path f = file("resize_info");
-        const json j = read_json(f);
+        const dom::element doc = parse(f);
         const int n = static_cast<int>(w_.ops.size());
-        if (!j.is_array() || static_cast<int>(j.size()) != n)
-            fail(f, fmt::format("expected a list of {} per-operator lists, got {}", n, j.is_array() ? std::to_string(j.size()) + " entries" : j.type_name()));
+        dom::array j;
+        if (doc.get_array().get(j) != simdjson::SUCCESS || static_cast<int>(j.size()) != n)
+            fail(f, fmt::format("expected a list of {} per-operator lists, got {}", n,
+                                doc.is_array() ? std::to_string(j.size()) + " entries" : type_name(doc)));
         std::unordered_map<std::string, TensorId> ids;
-        for (int i = 0; i < n; ++i) {
+        int i = 0;
+        for (dom::element per_op : j) {
             std::set<std::string> live;
-            for (const json& ev : j[i]) {
-                if (!ev.is_array() || ev.size() != 2 || !ev[0].is_string() || !ev[1].is_string())
-                    fail(f, fmt::format("op {}: event {} is not [\"alloc\"|\"free\", \"op:k\"]", i, ev.dump()));
-                const std::string kind = ev[0].get<std::string>(), name = ev[1].get<std::string>();
+            for (const dom::element ev : events_of(per_op)) {
+                dom::array pair;
+                std::string_view kind_text, name_text;
+                if (ev.get_array().get(pair) != simdjson::SUCCESS || pair.size() != 2 ||
+                    pair.at(0).get_string().get(kind_text) != simdjson::SUCCESS ||
+                    pair.at(1).get_string().get(name_text) != simdjson::SUCCESS)
+                    fail(f, fmt::format("op {}: event {} is not [\"alloc\"|\"free\", \"op:k\"]", i, dump(ev)));
+                const std::string kind(kind_text), name(name_text);
                 if (kind != "alloc" && kind != "free") fail(f, fmt::format("op {}: event kind '{}' (expected alloc or free)", i, kind));
                 if (name.rfind(std::to_string(i) + ":", 0) != 0)
                     fail(f, fmt::format("op {}: scratch '{}' does not belong to this operator (expected '{}:k')", i, name, i));
@@ -242,6 +297,7 @@ private:
             }
             // A scratch buffer never freed by its operator stays allocated to the end of the
             // iteration (it happens in real MNN logs: Squeezenet op 99).
+            ++i;
         }
     }
 
@@ -284,13 +340,14 @@ private:
     }
 
     // One cost per operator, validated.
-    std::vector<double> read_costs(const fs::path& f) const {
-        const json j = read_json(f);
-        if (!j.is_object()) fail(f, "expected an object mapping operator index to milliseconds");
+    std::vector<double> read_costs(const fs::path& f) {
+        dom::object j;
+        if (parse(f).get_object().get(j) != simdjson::SUCCESS) fail(f, "expected an object mapping operator index to milliseconds");
         const int n = static_cast<int>(w_.ops.size());
         std::vector<double> costs(n, 0.0);
         std::vector<char> seen(n, 0);
-        for (const auto& [key, value] : j.items()) {
+        for (const dom::key_value_pair field : j) {
+            const std::string key(field.key);
             int op = -1;
             try {
                 std::size_t used = 0;
@@ -300,9 +357,10 @@ private:
                 op = -1;
             }
             if (op < 0 || op >= n) fail(f, fmt::format("key '{}': unknown operator index (0..{})", key, n - 1));
-            if (!value.is_number() || value.get<double>() < 0 || !std::isfinite(value.get<double>()))
-                fail(f, fmt::format("op {}: cost {} is not a number of milliseconds >= 0", op, value.dump()));
-            costs[op] = value.get<double>();
+            const std::optional<double> ms = number(field.value);
+            if (!ms || *ms < 0 || !std::isfinite(*ms))
+                fail(f, fmt::format("op {}: cost {} is not a number of milliseconds >= 0", op, dump(field.value)));
+            costs[op] = *ms;
             seen[op] = 1;
         }
         for (int i = 0; i < n; ++i)
@@ -313,13 +371,16 @@ private:
     void load_redundant_parents() {
         const fs::path f = file("redundent_parent");
         if (!fs::exists(f)) return;  // optional
-        const json j = read_json(f);
-        if (!j.is_object()) fail(f, "expected an object mapping scratch id to scratch id");
-        for (const auto& [key, value] : j.items()) {
-            if (!value.is_string()) fail(f, fmt::format("'{}': parent {} is not a scratch id string", key, value.dump()));
+        dom::object j;
+        if (parse(f).get_object().get(j) != simdjson::SUCCESS) fail(f, "expected an object mapping scratch id to scratch id");
+        for (const dom::key_value_pair field : j) {
+            const std::string key(field.key);
+            std::string_view parent;
+            if (field.value.get_string().get(parent) != simdjson::SUCCESS)
+                fail(f, fmt::format("'{}': parent {} is not a scratch id string", key, dump(field.value)));
             if (!scratch_sizes_.count(key)) fail(f, fmt::format("'{}': unknown scratch id", key));
-            if (!scratch_sizes_.count(value.get<std::string>()))
-                fail(f, fmt::format("'{}': parent '{}' is an unknown scratch id", key, value.get<std::string>()));
+            if (!scratch_sizes_.count(std::string(parent)))
+                fail(f, fmt::format("'{}': parent '{}' is an unknown scratch id", key, parent));
         }
         // The buffers alias each other only inside one operator; the replay does not use them
         // (as in the reference), so they are validated and otherwise ignored.
@@ -355,6 +416,8 @@ private:
     Workload w_;
     std::set<TensorId> sized_outputs_;
     std::map<std::string, std::uint64_t> scratch_sizes_;
+    dom::parser parser_;  // reused for every file of the profile
+    simdjson::padded_string text_;
 };
 
 }  // namespace

@@ -38,10 +38,12 @@ void register_sweep_command(CLI::App& app) {
         std::string out;
         int jobs = 0;
         std::string emit_dir;
+        bool process_per_point = false;
     };
     auto opt = std::make_shared<Options>();
     CLI::App* cmd = app.add_subcommand(
-        "sweep", "Run the cartesian product of a scenario's sweep: section, one process per point, in parallel");
+        "sweep", "Run the cartesian product of a scenario's sweep: section, in parallel (each workload loaded once, "
+        "each point in a process forked after the load)");
     cmd->add_option("scenario", opt->scenario, "Scenario YAML file with a sweep: section")->required()->check(CLI::ExistingFile);
     cmd->add_option("--set", opt->sets, "Override a scenario key for every point, e.g. --set workload.batch=8")
         ->take_all()
@@ -51,6 +53,9 @@ void register_sweep_command(CLI::App& app) {
     cmd->add_option("--emit-jobs", opt->emit_dir,
                     "Run nothing: write DIR/points/NNNN/scenario.yaml and DIR/jobs.txt (one `memsim run` per line) "
                     "for GNU parallel or a Slurm array; then `memsim merge DIR`");
+    cmd->add_flag("--process-per-point", opt->process_per_point,
+                  "Start a `memsim run` process per point instead of forking (slower: every point pays the "
+                  "start-up and loads its workload; the results are the same)");
     cmd->callback([opt]() {
         guarded([&]() {
             const SweepPlan plan = plan_sweep(opt->scenario, opt->sets);
@@ -68,6 +73,7 @@ void register_sweep_command(CLI::App& app) {
             options.jobs = opt->jobs > 0 ? opt->jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
             options.terminal = isatty(STDERR_FILENO) != 0;
             options.memsim_binary = current_executable();
+            options.process_per_point = opt->process_per_point;
             const std::string dir = opt->out.empty() ? plan.default_dir : opt->out;
             std::cerr << fmt::format("sweep {}: {} points, {} at a time, into {}\n", plan.scenario_name, plan.points.size(),
                                      options.jobs, dir);

@@ -1,6 +1,8 @@
-// Runs commands as child processes, at most N at a time, each with its stdout and
-// stderr going to its own log file. Used by the sweep: every point is a separate
-// `memsim run` process, so one point crashing cannot take the sweep down.
+// Runs jobs as child processes, at most N at a time, each with its stdout and stderr
+// going to its own log file, so one job crashing cannot take the others down. A job is
+// either a program to start (argv) or a function to run in a fork of this process
+// (body): the sweep forks after loading its workloads, so each point starts with the
+// workload in memory and without paying the program's start-up again.
 #pragma once
 
 #include <functional>
@@ -10,8 +12,13 @@
 namespace memsim {
 
 struct ProcessJob {
-    std::vector<std::string> argv;  // argv[0] is the program path
+    std::vector<std::string> argv;  // argv[0] is the program path; used when body is empty
     std::string log_path;           // receives stdout and stderr
+    // Runs in the parent just before the job starts (load what the child will need).
+    std::function<void()> prepare;
+    // Runs in the forked child; its return value is the exit code. It must not return
+    // into the parent's code: the child ends with _exit after it.
+    std::function<int()> body;
 };
 
 struct ProcessOutcome {

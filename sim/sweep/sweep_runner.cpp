@@ -1,7 +1,11 @@
 #include "sim/sweep/sweep_runner.h"
 
+#include <exception>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -10,9 +14,11 @@
 #include "sim/output/text_format.h"
 #include "sim/scenario/scenario.h"
 #include "sim/sweep/point_results.h"
+#include "sim/sweep/point_run.h"
 #include "sim/sweep/process_pool.h"
 #include "sim/sweep/sweep_plots.h"
 #include "sim/sweep/sweep_progress.h"
+#include "sim/workload_factory.h"
 
 namespace memsim {
 
@@ -45,8 +51,8 @@ void write_plan(const SweepPlan& plan, const std::string& dir) {
     write_text_file((fs::path(dir) / kPlanFile).string(), plan_to_json(plan).dump(2) + "\n");
 }
 
-SweepTally gather(const SweepPlan& plan, const std::string& dir) {
-    const std::vector<PointResult> results = read_point_results(dir, plan);
+// results.csv and the plots from the points' results (in plan order).
+SweepTally write_results(const SweepPlan& plan, const std::string& dir, const std::vector<PointResult>& results) {
     SweepTally tally;
     tally.points = results.size();
     for (const PointResult& r : results) (r.status == "ok" ? tally.ok : tally.failed)++;
@@ -55,6 +61,8 @@ SweepTally gather(const SweepPlan& plan, const std::string& dir) {
     for (const std::string& plot : write_sweep_plots(plan, results, dir)) tally.files.push_back(plot);
     return tally;
 }
+
+SweepTally gather(const SweepPlan& plan, const std::string& dir) { return write_results(plan, dir, read_point_results(dir, plan)); }
 
 // Single-quoted for sh, so paths with spaces survive GNU parallel and bash.
 std::string shell_quote(const std::string& text) {
@@ -83,18 +91,104 @@ YAML::Node standalone_scenario(const SweepPlan& plan, const SweepPoint& point, c
 
 std::string current_executable() { return fs::read_symlink("/proc/self/exe").string(); }
 
+namespace {
+
+// The --set list `memsim run` gets for a point: its overrides, then the sweep's output flags.
+std::vector<std::string> run_overrides(const SweepPlan& plan, const SweepPoint& point) {
+    std::vector<std::string> sets = point_overrides(plan, point);
+    for (const auto& [key, value] : {std::pair{"output.events", plan.events}, {"output.gantt", plan.gantt},
+                                     {"output.trace", plan.trace}})
+        sets.push_back(std::string(key) + "=" + flag(value));
+    return sets;
+}
+
+// The point's overrides that can change its workload: only keys under workload (the
+// workload section is all load_workload reads, besides the scenario file itself).
+std::string workload_key(const std::vector<std::string>& overrides) {
+    std::string key;
+    for (const std::string& set : overrides) {
+        std::string name = set.substr(0, set.find('='));
+        name.erase(name.find_last_not_of(" \t") + 1);
+        name.erase(0, name.find_first_not_of(" \t"));
+        if (name == "workload" || name.rfind("workload.", 0) == 0) key += set + "\n";
+    }
+    return key;
+}
+
+// The forked sweep's state in the parent. Points are grouped by the overrides that can
+// change their workload; the first point of a group reads its scenario and loads the
+// workload here, before its child is forked, and every later point of the group reuses
+// it (its child reads its own scenario: YAML parsing runs in the children, in parallel).
+// A failure is kept too and raised in the point's child, where it becomes the point's
+// error exactly as `memsim run` would print it (scenario errors first, then workload ones).
+class PointSource {
+public:
+    explicit PointSource(const SweepPlan& plan) : plan_(plan) {}
+
+    void prepare(const SweepPoint& point) {
+        current_ = {};
+        current_.overrides = run_overrides(plan_, point);
+        Loaded& loaded = workloads_[workload_key(current_.overrides)];
+        current_.loaded = &loaded;
+        if (loaded.tried) return;
+        try {
+            current_.scenario = load_scenario(plan_.scenario_file, current_.overrides);
+        } catch (...) {
+            current_.error = std::current_exception();  // the next point of the group tries again
+            return;
+        }
+        loaded.tried = true;
+        try {
+            loaded.workload = load_workload(*current_.scenario);
+        } catch (...) {
+            loaded.error = std::current_exception();
+        }
+    }
+
+    // In the child: the point's run, as `memsim run SCENARIO --set ... --out DIR`.
+    int run(const std::string& out_dir) const {
+        if (current_.error) std::rethrow_exception(current_.error);
+        Scenario s = current_.scenario ? *current_.scenario : load_scenario(plan_.scenario_file, current_.overrides);
+        if (current_.loaded->error) std::rethrow_exception(current_.loaded->error);
+        return run_point_here(std::move(s), current_.loaded->workload, out_dir, std::cout, std::cerr);
+    }
+
+private:
+    struct Loaded {
+        bool tried = false;
+        Workload workload;
+        std::exception_ptr error;
+    };
+    struct Current {
+        std::vector<std::string> overrides;
+        std::optional<Scenario> scenario;
+        std::exception_ptr error;
+        const Loaded* loaded = nullptr;
+    };
+    const SweepPlan& plan_;
+    std::map<std::string, Loaded> workloads_;
+    Current current_;
+};
+
+}  // namespace
+
 SweepTally run_sweep(const SweepPlan& plan, const std::string& dir, const SweepRunOptions& options, std::ostream& progress) {
     write_plan(plan, dir);
+    PointSource source(plan);
     std::vector<ProcessJob> jobs;
     for (const SweepPoint& point : plan.points) {
         const std::string out = point_dir(dir, point);
         clear_point(out);
-        ProcessJob job{{options.memsim_binary, "run", plan.scenario_file}, (fs::path(out) / "log.txt").string()};
-        for (const std::string& set : point_overrides(plan, point)) job.argv.insert(job.argv.end(), {"--set", set});
-        for (const auto& [key, value] : {std::pair{"output.events", plan.events}, {"output.gantt", plan.gantt},
-                                         {"output.trace", plan.trace}})
-            job.argv.insert(job.argv.end(), {"--set", std::string(key) + "=" + flag(value)});
-        job.argv.insert(job.argv.end(), {"--out", out});
+        ProcessJob job;
+        job.log_path = (fs::path(out) / "log.txt").string();
+        if (options.process_per_point) {
+            job.argv = {options.memsim_binary, "run", plan.scenario_file};
+            for (const std::string& set : run_overrides(plan, point)) job.argv.insert(job.argv.end(), {"--set", set});
+            job.argv.insert(job.argv.end(), {"--out", out});
+        } else {
+            job.prepare = [&source, &point] { source.prepare(point); };
+            job.body = [&source, out] { return source.run(out); };
+        }
         jobs.push_back(std::move(job));
     }
     const std::size_t parallel = static_cast<std::size_t>(std::max(1, options.jobs));
@@ -102,12 +196,14 @@ SweepTally run_sweep(const SweepPlan& plan, const std::string& dir, const SweepR
     display.set_running(std::min(jobs.size(), parallel));
     display.redraw();
     std::size_t started = 0, finished = 0;
+    std::vector<PointResult> results(plan.points.size());
     run_processes(
         jobs, options.jobs,
         [&](std::size_t index, const ProcessOutcome& outcome) {
             ++finished;
             started = std::min(jobs.size(), finished + parallel);
             PointResult r = read_point_result(dir, plan.points[index]);
+            results[index] = r;  // results.csv holds what the folder holds, as `memsim merge` reads it
             if (outcome.exit_code != 0 && r.status == "ok") {  // a summary, but the run still failed
                 r.status = "error";
                 r.message = fmt::format("exit code {}", outcome.exit_code);
@@ -117,7 +213,7 @@ SweepTally run_sweep(const SweepPlan& plan, const std::string& dir, const SweepR
         },
         [&]() { display.redraw(); });
     display.finish();
-    return gather(plan, dir);
+    return write_results(plan, dir, results);
 }
 
 std::size_t emit_sweep_jobs(const SweepPlan& plan, const std::string& dir, const std::string& memsim_binary) {

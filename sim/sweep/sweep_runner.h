@@ -1,5 +1,8 @@
 // The three ways a sweep's points get run and gathered:
-//   run_sweep:        every point as a `memsim run` child process here, --jobs at a time;
+//   run_sweep:        every point in a child process here, --jobs at a time: forked from
+//                     this process after it loaded the point's workload (each distinct
+//                     workload loaded once; each child runs one fresh SimGrid engine), or,
+//                     with process_per_point, a `memsim run` process per point;
 //   emit_sweep_jobs:  one resolved scenario per point plus jobs.txt, for GNU parallel or a
 //                     Slurm array elsewhere;
 //   merge_sweep:      results.csv and plots from the point folders, whoever ran them.
@@ -18,7 +21,8 @@ namespace memsim {
 struct SweepRunOptions {
     int jobs = 1;               // processes at a time
     bool terminal = false;      // draw a progress bar instead of plain lines
-    std::string memsim_binary;  // what to run for each point (normally this very program)
+    bool process_per_point = false;  // start `memsim_binary run` per point instead of forking
+    std::string memsim_binary;  // what to run for each point then (normally this very program)
 };
 
 struct SweepTally {
