@@ -37,21 +37,7 @@ void register_run_command(CLI::App& app) {
         guarded([&]() {
             const Scenario s = load_scenario(opt->scenario, opt->sets);
             const ScenarioRun run = run_scenario(s, opt->out);
-            const RunResult& r = run.result;
-            const std::string& dir = run.dir;
-            const std::vector<std::string>& outputs = run.outputs;
-            if (!opt->quiet) {
-                std::cout << to_table(r.summary);
-                if (s.resolved["sweep"])
-                    std::cout << "note       this scenario has a sweep: section; run it with `memsim sweep " << opt->scenario
-                              << "` (this run is its base point)\n";
-                std::cout << "wrote      " << (fs::path(dir) / "summary.json").string() << "\n";
-                for (const std::string& path : outputs) std::cout << "wrote      " << path << "\n";
-            }
-            if (r.summary.status != "ok") {
-                std::cerr << "memsim: " << r.summary.status << ": " << r.summary.message << "\n";
-                set_exit_code(kExitScenarioFailed);
-            }
+            if (report_run(run, s, opt->scenario, std::cout, std::cerr, opt->quiet) != 0) set_exit_code(kExitScenarioFailed);
         });
     });
 }

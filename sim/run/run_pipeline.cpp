@@ -64,8 +64,12 @@ RunResult run_simulation(const Scenario& s, const Workload& w) {
 }
 
 ScenarioRun run_scenario(Scenario s, const std::string& out_dir) {
-    if (!out_dir.empty()) s.resolved["output"]["dir"] = out_dir;  // the summary records where it went
     const Workload w = load_workload(s);
+    return run_scenario(std::move(s), w, out_dir);
+}
+
+ScenarioRun run_scenario(Scenario s, const Workload& w, const std::string& out_dir) {
+    if (!out_dir.empty()) s.resolved["output"]["dir"] = out_dir;  // the summary records where it went
     ScenarioRun run{run_simulation(s, w), out_dir.empty() ? s.output.dir : out_dir, {}};
     write_summary(run.result, s, run.dir);
     run.outputs = write_run_outputs(run.result.log, run.result.summary, w, s, run.dir);
@@ -76,6 +80,22 @@ RunResult simulate(const Workload& w, const Scenario& scenario) { return simulat
 
 RunResult simulate(const Workload& w, const Scenario& scenario, const ExecPlan& plan) {
     return simulate(w, resolve_run_config(scenario, w), plan);
+}
+
+int report_run(const ScenarioRun& run, const Scenario& s, const std::string& scenario_file, std::ostream& out,
+               std::ostream& err, bool quiet) {
+    const Summary& summary = run.result.summary;
+    if (!quiet) {
+        out << to_table(summary);
+        if (s.resolved["sweep"])
+            out << "note       this scenario has a sweep: section; run it with `memsim sweep " << scenario_file
+                << "` (this run is its base point)\n";
+        out << "wrote      " << (std::filesystem::path(run.dir) / "summary.json").string() << "\n";
+        for (const std::string& path : run.outputs) out << "wrote      " << path << "\n";
+    }
+    if (summary.status == "ok") return 0;
+    err << "memsim: " << summary.status << ": " << summary.message << "\n";
+    return 2;
 }
 
 }  // namespace memsim

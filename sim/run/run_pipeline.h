@@ -3,6 +3,7 @@
 // the execution plan, simulate, write the outputs.
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -29,5 +30,12 @@ struct ScenarioRun {
 // Everything `memsim run` does but printing; `out_dir` (if not empty) overrides
 // output.dir and is recorded in the summary's scenario_resolved.
 ScenarioRun run_scenario(Scenario s, const std::string& out_dir);
+// The same on a workload already loaded (load_workload(s)): a forked sweep point.
+ScenarioRun run_scenario(Scenario s, const Workload& w, const std::string& out_dir);
+
+// What `memsim run` prints about a run (the summary table, the files written) to `out`,
+// and its failure to `err`; returns memsim run's exit code (0 ok, 2 oom or thrash).
+int report_run(const ScenarioRun& run, const Scenario& s, const std::string& scenario_file, std::ostream& out,
+               std::ostream& err, bool quiet = false);
 
 }  // namespace memsim
