@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "models/workload/input_error.h"
+#include "models/workload/workload_limits.h"
 
 namespace memsim {
 
@@ -49,6 +50,7 @@ Workload make_synthetic(const std::string& kind, const std::map<std::string, dou
         const double n = it->second;
         if (!(n >= 1) || n != std::floor(n) || n > 1e7)
             throw InputError(fmt::format("synthetic uniform_linear: n must be a whole number in [1, 1e7], got {}", n));
+        check_workload_fits_memory(2 * static_cast<std::size_t>(n), 2 * static_cast<std::size_t>(n), "synthetic uniform_linear");
         return make_uniform_linear(static_cast<int>(n));
     }
     throw InputError(fmt::format("synthetic workload: unknown kind '{}' (known: uniform_linear)", kind));

@@ -7,12 +7,14 @@
 #include <iostream>
 #include <memory>
 
+#include "models/io/atomic_file.h"
 #include "models/recompute/recompute_planner.h"
 #include "models/workload/input_error.h"
 #include "sim/cli/commands.h"
 #include "sim/output/outputs.h"
 #include "sim/scenario/scenario.h"
 #include "sim/simulation.h"
+#include "sim/sweep/sweep_plan.h"
 #include "models/workload/example_mlp.h"
 #include "sim/workload_factory.h"
 
@@ -26,10 +28,7 @@ void write_summary(const RunResult& r, const Scenario& s, const std::string& dir
     fs::create_directories(dir);
     nlohmann::json j = to_json(r.summary);
     j["scenario_resolved"] = yaml_to_json(s.resolved);
-    const fs::path path = fs::path(dir) / "summary.json";
-    std::ofstream out(path);
-    if (!out) throw InputError(fmt::format("{}: cannot write", path.string()));
-    out << j.dump(2) << "\n";
+    write_file_atomically((fs::path(dir) / "summary.json").string(), j.dump(2) + "\n");
 }
 
 // Planned recomputation turns the workload into a plan with recompute and early-release
@@ -82,6 +81,7 @@ void register_run_command(CLI::App& app) {
     cmd->callback([opt]() {
         guarded([&]() {
             Scenario s = load_scenario(opt->scenario, opt->sets);
+            if (s.resolved["sweep"]) (void)plan_sweep(opt->scenario, opt->sets);  // checked as `memsim sweep` would
             if (!opt->out.empty()) s.resolved["output"]["dir"] = opt->out;  // the summary records where it went
             const Workload w = load_workload(s);
             resolve_budget(s, w);  // platform.memory.budget_ratio -> bytes
@@ -92,8 +92,9 @@ void register_run_command(CLI::App& app) {
                 r = stopped_before_run(w, s, stop);
             }
             const std::string dir = opt->out.empty() ? s.output.dir : opt->out;
-            write_summary(r, s, dir);
+            // The summary last: a run whose other outputs failed leaves no summary to call it ok.
             const std::vector<std::string> outputs = write_run_outputs(r.log, r.summary, s.name, dir, s.output.events, s.output.gantt, s.output.trace);
+            write_summary(r, s, dir);
             if (!opt->quiet) {
                 std::cout << to_table(r.summary);
                 if (s.resolved["sweep"])

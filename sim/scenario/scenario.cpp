@@ -7,8 +7,12 @@
 
 #include <fmt/format.h>
 
+#include "models/io/input_file.h"
 #include "models/workload/input_error.h"
+#include "sim/scenario/output_name.h"
 #include "sim/scenario/units.h"
+#include "sim/scenario/value_limits.h"
+#include "sim/scenario/yaml_guard.h"
 
 namespace memsim {
 
@@ -194,6 +198,7 @@ private:
 };
 
 YAML::Node load_yaml_file(const std::string& path, const std::string& what) {
+    check_input_file(path, what);
     std::ifstream in(path);
     if (!in) throw InputError(fmt::format("{}: cannot open {}", path, what));
     try {
@@ -338,7 +343,7 @@ PolicySpec parse_policy(const YAML::Node& n, const Parser& p) {
 
 OutputSpec parse_output(const YAML::Node& n, const Parser& p, const std::string& name) {
     OutputSpec s;
-    s.dir = "out/" + name;
+    s.dir = "out/" + output_folder_name(name);
     if (!n) return s;
     if (n["dir"]) s.dir = p.text(n["dir"], "output.dir");
     if (n["events"]) s.events = p.scalar<bool>(n["events"], "output.events", "true or false");
@@ -362,6 +367,7 @@ Scenario build(YAML::Node root, const std::string& label, const std::vector<std:
         p.check_dotted_key(key, "");
         apply_override(root, o, label);
     }
+    check_yaml_tree(root, label);  // aliases, duplicate keys: before anything walks the tree
     p.check_keys(root, schema(), "");
 
     Scenario s;
@@ -373,6 +379,7 @@ Scenario build(YAML::Node root, const std::string& label, const std::vector<std:
     s.policy = parse_policy(root["policy"], p);
     s.output = parse_output(root["output"], p, s.name);
     s.resolved = root;
+    check_value_limits(s);  // after unit conversion: what SimGrid can run
     return s;
 }
 

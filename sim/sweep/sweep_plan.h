@@ -31,6 +31,9 @@ struct SweepPlan {
     std::string default_dir;             // the scenario's output.dir
 };
 
+// The most points one sweep may have; each point is a process and a folder.
+inline constexpr std::size_t kMaxSweepPoints = 100000;
+
 // Reads the scenario, applies the user's overrides and checks every point as `memsim run`
 // would; throws InputError naming the file, key and value of the first bad one.
 SweepPlan plan_sweep(const std::string& scenario_file, const std::vector<std::string>& overrides);
