@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes memsim's input readers with libFuzzer (docs/fuzzing.md).
 #   scripts/fuzz.sh [seconds] [target...]      default: 60 s per target, every target
+#   FUZZ_RUNS=1000000 scripts/fuzz.sh 3600     stop each target after that many executions
 # Builds build-fuzz with Debian's clang-14 (ASan + UBSan + float-cast-overflow +
 # unsigned-integer-overflow), then runs each target on a working corpus in
 # build-fuzz/corpus/T seeded from fuzz/corpus/T, with fuzz/dict/T.dict. Crash inputs go to
@@ -25,13 +26,14 @@ for t in "${targets[@]}"; do
   log="build-fuzz/fuzz_$t.log"
   set +e
   "build-fuzz/fuzz/fuzz_$t" "build-fuzz/corpus/$t" "fuzz/corpus/$t" -dict="fuzz/dict/$t.dict" \
-    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -max_total_time="$seconds" ${FUZZ_RUNS:+-runs=$FUZZ_RUNS} -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="build-fuzz/crashes/$t/" >"$log" 2>&1
   rc=$?
   set -e
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
   if [ $rc -eq 0 ]; then
-    echo "fuzz $t: $runs executions in ${seconds}s, clean"
+    secs=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
+    echo "fuzz $t: $runs executions ($secs/s), clean"
   else
     echo "fuzz $t: FAILED after $runs executions (exit $rc); see $log and build-fuzz/crashes/$t/"
     status=1
