@@ -6,7 +6,7 @@
 # unsigned-integer-overflow), then runs each target on a working corpus in
 # build-fuzz/corpus/T seeded from fuzz/corpus/T, with fuzz/dict/T.dict. Crash inputs go to
 # build-fuzz/crashes/T/; a fixed crash is kept as tests/fuzz_regressions/T/NAME, which
-# ctest replays. Prints each target's execution count; exits 1 if any target failed.
+# ctest replays. Inputs are at most FUZZ_MAX_LEN bytes (4096). Prints each target's execution count; exits 1 if any target failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
@@ -26,7 +26,7 @@ for t in "${targets[@]}"; do
   log="build-fuzz/fuzz_$t.log"
   set +e
   "build-fuzz/fuzz/fuzz_$t" "build-fuzz/corpus/$t" "fuzz/corpus/$t" -dict="fuzz/dict/$t.dict" \
-    -max_total_time="$seconds" ${FUZZ_RUNS:+-runs=$FUZZ_RUNS} -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -max_total_time="$seconds" ${FUZZ_RUNS:+-runs=$FUZZ_RUNS} -max_len="${FUZZ_MAX_LEN:-4096}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="build-fuzz/crashes/$t/" >"$log" 2>&1
   rc=$?
   set -e
