@@ -88,3 +88,12 @@ TEST_CASE("hostile scenarios: memsim run exits 1 naming the key, never an abort 
     CHECK(o.code == 1);
     CHECK_THAT(o.err, Catch::Contains("platform.disk.latency"));
 }
+
+TEST_CASE("hostile scenarios: text that is not UTF-8 is refused at load, not after the run (fuzz finding)") {
+    // summary.json records the scenario; invalid UTF-8 made the JSON writer throw after the simulation.
+    CHECK_THROWS_WITH(parse(kBase + "description: caf\xe9\n"), Catch::Contains("t.yaml: description: the value is not valid UTF-8"));
+    CHECK_THROWS_WITH(parse(kBase + "policy: {allocator: \"poo\xbal\"}\n"), Catch::Contains("policy.allocator: the value is not valid UTF-8"));
+    CHECK_THROWS_WITH(parse(kBase + "description: \xed\xa0\x80\n"), Catch::Contains("not valid UTF-8"));  // a surrogate
+    CHECK_THROWS_WITH(parse(kBase + "description: \xc0\xaf\n"), Catch::Contains("not valid UTF-8"));      // overlong
+    CHECK_NOTHROW(parse(kBase + "description: caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\n"));
+}

@@ -18,8 +18,8 @@ inline constexpr std::size_t kMaxYamlNodes = 100000;
 inline constexpr std::size_t kMaxYamlDepth = 64;
 
 // Throws InputError naming `label` and the dotted key when `root` holds a cyclic alias,
-// expands past kMaxYamlNodes nodes or kMaxYamlDepth levels, repeats a map key, or uses a
-// list or map as a map key.
+// expands past kMaxYamlNodes nodes or kMaxYamlDepth levels, repeats a map key, uses a
+// list or map as a map key, or holds text that is not valid UTF-8.
 void check_yaml_tree(const YAML::Node& root, const std::string& label);
 
 }  // namespace memsim
