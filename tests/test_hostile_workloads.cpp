@@ -154,3 +154,14 @@ TEST_CASE("hostile workloads: planning memory follows the records, not the large
         CHECK_THAT(o.out, Catch::Contains("\"total\":24"));
     }
 }
+
+TEST_CASE("hostile workloads: a number too large for a double is an error naming the file and line (fuzz finding)") {
+    const fs::path dir = fresh_dir("json_overflow");
+    const std::string log = write_text(dir / "big.log", "{\"INSTRUCTION\":\"CONSTANT\",\"NAME\":\"x\"}\n"
+                                                        "{\"INSTRUCTION\":\"MEMORY\",\"MEMORY\":1e400,\"NAME\":\"x\"}\n");
+    CHECK_THROWS_WITH(load_dtr_log(log), Catch::StartsWith(log + ":2: malformed JSON line"));
+    const std::string records = write_text(dir / "big.json", R"({"records": [{"size": 1e347, "first": 0, "last": 1}]})");
+    const Outcome o = run_memsim("plan --records " + records + " -s naive");
+    CHECK(o.code == 1);
+    CHECK_THAT(o.err, Catch::StartsWith("memsim: error: " + records + ": not valid JSON"));
+}

@@ -43,7 +43,7 @@ public:
             Line line{number, {}};
             try {
                 line.value = json::parse(text);
-            } catch (const json::parse_error& e) {
+            } catch (const json::exception& e) {  // parse_error, and out_of_range for a number like 1e400
                 throw InputError(fmt::format("{}:{}: malformed JSON line '{}': {}", path_, number, shorten(text), e.what()));
             }
             if (!line.value.is_object())

@@ -57,7 +57,7 @@ std::vector<UsageRecord> read_records(const std::string& file) {
     nlohmann::json doc;
     try {
         doc = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for a number like 1e400
         throw InputError(fmt::format("{}: not valid JSON: {}", file, e.what()));
     }
     if (!doc.is_object() || !doc.contains("records") || !doc.at("records").is_array())
