@@ -2,6 +2,7 @@
 // run, and no value SimGrid cannot handle gets past the scenario check.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <string>
 
 #include "hostile_support.h"
@@ -10,6 +11,7 @@
 
 using namespace memsim;
 using namespace memsim::test;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -50,13 +52,17 @@ TEST_CASE("hostile scenarios: a duplicate key is an error, in block and flow (JS
                       Catch::Contains("platform.disk.latency: duplicate key"));
 }
 
-TEST_CASE("hostile scenarios: memsim run checks the sweep section as memsim sweep does") {
-    const std::string file = write_text(fresh_dir("run_sweep") / "s.yaml",
-                                        "name: s\nworkload: {profile: examples/mlp, batch: 4}\n"
-                                        "sweep: {platform.disk.bandwidth: [10MB/s, fast]}\n");
-    const Outcome o = run_memsim("run " + file + " -q --out " + (fresh_dir("run_sweep_out")).string());
+TEST_CASE("hostile scenarios: memsim run checks the size of the sweep section before running") {
+    std::string yaml = "name: s\nworkload: {profile: examples/mlp, batch: 4}\nsweep:\n";
+    for (const char* key : {"workload.batch", "platform.gpu.speed_scale", "platform.disk.bandwidth", "platform.disk.latency",
+                            "policy.recompute.a", "policy.recompute.b"})
+        yaml += std::string("  ") + key + ": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n";
+    const std::string file = write_text(fresh_dir("run_sweep") / "s.yaml", yaml);
+    const fs::path out = fresh_dir("run_sweep_out") / "run";
+    const Outcome o = run_memsim("run " + file + " -q --out " + out.string());
     CHECK(o.code == 1);
-    CHECK_THAT(o.err, Catch::Contains("platform.disk.bandwidth") && Catch::Contains("fast"));
+    CHECK_THAT(o.err, Catch::Contains("sweep: the lists multiply to more than 100000 points (at sweep.policy.recompute.b)"));
+    CHECK_FALSE(fs::exists(out / "summary.json"));
 }
 
 TEST_CASE("hostile scenarios: values are checked after unit conversion, naming key and value") {

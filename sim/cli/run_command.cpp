@@ -81,7 +81,7 @@ void register_run_command(CLI::App& app) {
     cmd->callback([opt]() {
         guarded([&]() {
             Scenario s = load_scenario(opt->scenario, opt->sets);
-            if (s.resolved["sweep"]) (void)plan_sweep(opt->scenario, opt->sets);  // checked as `memsim sweep` would
+            check_sweep_section(s);  // its size, before the run (sweep_plan.h)
             if (!opt->out.empty()) s.resolved["output"]["dir"] = opt->out;  // the summary records where it went
             const Workload w = load_workload(s);
             resolve_budget(s, w);  // platform.memory.budget_ratio -> bytes

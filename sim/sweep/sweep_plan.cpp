@@ -62,6 +62,18 @@ std::vector<std::string> point_overrides(const SweepPlan& plan, const SweepPoint
     return sets;
 }
 
+void check_sweep_section(const Scenario& scenario) {
+    const YAML::Node sweep = scenario.resolved["sweep"];
+    if (!sweep) return;
+    std::vector<SweepParameter> parameters;
+    for (const auto& entry : sweep) {
+        SweepParameter parameter{entry.first.as<std::string>(), {}};
+        for (const auto& value : entry.second) parameter.values.push_back(yaml_text(value));
+        parameters.push_back(std::move(parameter));
+    }
+    (void)count_points(parameters, scenario.file);
+}
+
 SweepPlan plan_sweep(const std::string& scenario_file, const std::vector<std::string>& overrides) {
     const Scenario base = load_scenario(scenario_file, overrides);
     const YAML::Node sweep = base.resolved["sweep"];
