@@ -103,3 +103,8 @@ TEST_CASE("hostile scenarios: text that is not UTF-8 is refused at load, not aft
     CHECK_THROWS_WITH(parse(kBase + "description: \xc0\xaf\n"), Catch::Contains("not valid UTF-8"));      // overlong
     CHECK_NOTHROW(parse(kBase + "description: caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\n"));
 }
+
+TEST_CASE("hostile scenarios: a path name too long for the OS is an error naming the key (fuzz finding)") {
+    CHECK_THROWS_WITH(parse(kBase, {"platform=" + std::string(5000, 'p') + ".yaml"}),
+                      Catch::Contains("t.yaml: platform: '") && Catch::Contains("does not exist"));
+}
