@@ -12,6 +12,7 @@
 #include "models/workload/dtr_log.h"
 #include "models/workload/mnn_profile.h"
 #include "models/workload/synthetic.h"
+#include "models/workload/workload_limits.h"
 
 namespace memsim {
 
@@ -62,6 +63,7 @@ Workload load_workload(const Scenario& s) {
         w.forward_end = *s.workload.forward_end;
         w.forward_end_rule = "given by the scenario";
     }
+    check_workload_limits(w);
     return w;
 }
 

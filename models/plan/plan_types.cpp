@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "models/checked_math.h"
+
 namespace memsim::plan {
 
 int op_span(const std::vector<UsageRecord>& records) {
@@ -85,16 +87,19 @@ void check_offsets(const std::vector<UsageRecord>& records, const OffsetAssignme
     if (a.offsets.size() != records.size())
         throw std::logic_error(fmt::format("plan has {} offsets for {} records", a.offsets.size(), records.size()));
     std::uint64_t max_end = 0;
+    std::vector<std::uint64_t> ends(records.size());  // checked: a wrapped end would pass the overlap test
     for (std::size_t i = 0; i < records.size(); ++i) {
         if (align > 1 && a.offsets[i] % align != 0)
             throw std::logic_error(fmt::format("{} has offset {} not aligned to {}", describe(records, i), a.offsets[i], align));
-        max_end = std::max(max_end, a.offsets[i] + records[i].bytes);
+        const auto end = checked_add(a.offsets[i], records[i].bytes);
+        if (!end) throw std::logic_error(fmt::format("{} at offset {} ends past 2^64", describe(records, i), a.offsets[i]));
+        ends[i] = *end;
+        max_end = std::max(max_end, *end);
     }
     auto parent = [&](std::size_t i) { return a.inplace_parent.empty() ? kNoRecord : a.inplace_parent[i]; };
     for_each_intersecting_pair(records, [&](std::size_t i, std::size_t j) {
         if (parent(i) == j || parent(j) == i) return;
-        const bool disjoint = a.offsets[i] + records[i].bytes <= a.offsets[j] ||
-                              a.offsets[j] + records[j].bytes <= a.offsets[i] || records[i].bytes == 0 ||
+        const bool disjoint = ends[i] <= a.offsets[j] || ends[j] <= a.offsets[i] || records[i].bytes == 0 ||
                               records[j].bytes == 0;
         if (!disjoint)
             throw std::logic_error(fmt::format("{} at offset {} and {} at offset {} are alive together and overlap",

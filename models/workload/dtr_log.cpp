@@ -8,7 +8,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "models/io/input_file.h"
 #include "models/workload/input_error.h"
+#include "models/workload/workload_limits.h"
 
 namespace memsim {
 
@@ -26,6 +28,7 @@ public:
     explicit DtrLogReader(std::string path) : path_(std::move(path)) {}
 
     DtrLog read() {
+        check_input_file(path_, "DTR log");
         std::ifstream in(path_);
         if (!in) throw InputError(fmt::format("{}: cannot open DTR log", path_));
         std::vector<Line> lines;
@@ -38,7 +41,7 @@ public:
             Line line{number, {}};
             try {
                 line.value = json::parse(text);
-            } catch (const json::parse_error& e) {
+            } catch (const json::exception& e) {  // parse_error, and out_of_range for a number like 1e400
                 throw InputError(fmt::format("{}:{}: malformed JSON line '{}': {}", path_, number, shorten(text), e.what()));
             }
             if (!line.value.is_object())
@@ -54,7 +57,9 @@ public:
         lines_ = std::move(lines);
         for (pos_ = start_index < 0 ? 0 : static_cast<std::size_t>(start_index); pos_ < lines_.size(); ++pos_)
             handle(lines_[pos_]);
+        if (w_.ops.empty()) throw InputError(fmt::format("{}: DTR log has no operators (no CALL or MUTATE line)", path_));
         finish();
+        check_workload_limits(w_);
         return DtrLog{std::move(w_), std::move(arrival_)};
     }
 
@@ -232,13 +237,14 @@ private:
         if (it == line.value.end() || !it->is_array()) fail(line, "field MUTATE must be a list of argument indices");
         const int index = static_cast<int>(w_.ops.size());
         std::vector<std::pair<std::string, TensorId>> replaced;
+        std::vector<char> mutated(args.size(), 0);
         for (const json& m : *it) {
-            long long k = -1;
-            if (m.is_number_integer()) k = m.get<long long>();
-            else if (m.is_string()) k = std::atoll(m.get<std::string>().c_str());
+            const long long k = mutate_index(line, m);
             if (k < 0 || k >= static_cast<long long>(args.size()))
                 fail(line, fmt::format("MUTATE index {} is not an argument index (the call has {} arguments)", m.dump(),
                                        args.size()));
+            if (mutated[static_cast<std::size_t>(k)]++)
+                fail(line, fmt::format("MUTATE index {} is listed twice", m.dump()));
             const std::string& name = args[static_cast<std::size_t>(k)];
             const TensorId old = op.inputs[static_cast<std::size_t>(k)];
             const TensorId fresh = new_tensor(name + "$", w_.tensors[storage_of(old)].bytes, index, false, -1);
@@ -254,6 +260,24 @@ private:
             bound_[name] = fresh;
             drop_reference(old);
         }
+    }
+
+    // An argument index: an integer, or a string holding exactly one ("1"); anything else
+    // ("abc", "1x", 1.5) is an error rather than index 0.
+    long long mutate_index(const Line& line, const json& m) const {
+        if (m.is_number_integer()) return m.get<long long>();
+        if (m.is_string()) {
+            const std::string s = m.get<std::string>();
+            std::size_t used = 0;
+            long long k = -1;
+            try {
+                k = std::stoll(s, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (!s.empty() && used == s.size()) return k;
+        }
+        fail(line, fmt::format("MUTATE index {} is not an integer argument index", m.dump()));
     }
 
     void finish() {

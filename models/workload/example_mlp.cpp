@@ -1,5 +1,6 @@
 #include "models/workload/example_mlp.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -7,6 +8,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "models/checked_math.h"
+#include "models/io/atomic_file.h"
+#include "models/workload/workload_limits.h"
 #include "models/workload/input_error.h"
 
 namespace memsim {
@@ -76,12 +80,25 @@ private:
     std::vector<TensorId> kept_;
 };
 
+// Up front: the op count must fit in memory and the largest tensor (a batch of the widest
+// layer, or a weight matrix) in byte arithmetic; check_workload_limits then checks the total.
+void check_mlp_size(const MlpShape& s) {
+    const std::size_t layers = static_cast<std::size_t>(s.layers) + 1;
+    check_workload_fits_memory(12 * layers + 8, 14 * layers + 8, "example mlp");
+    const std::uint64_t widest = std::max({s.input, s.hidden, s.classes});
+    const auto batch_bytes = checked_mul(static_cast<std::uint64_t>(s.batch) * kFloat, widest);
+    const auto weight_bytes = checked_mul(widest * kFloat, widest);
+    if (!batch_bytes || !weight_bytes || *batch_bytes > kMaxTotalBytes || *weight_bytes > kMaxTotalBytes)
+        throw InputError(fmt::format("example mlp: batch {} with layers {} wide has tensors past 2^53 bytes", s.batch, widest));
+}
+
 }  // namespace
 
 Workload make_example_mlp(const MlpShape& s) {
     if (s.batch < 1 || s.input < 1 || s.hidden < 1 || s.layers < 1 || s.classes < 2)
         throw InputError(fmt::format("example mlp: invalid shape (batch {}, input {}, hidden {}, layers {}, classes {})",
                                      s.batch, s.input, s.hidden, s.layers, s.classes));
+    check_mlp_size(s);
     Workload w;
     w.name = "mlp";
     w.batch = s.batch;
@@ -160,9 +177,7 @@ void write_mnn_profile(const Workload& w, const std::string& dir) {
     }
     for (const Tensor& t : w.tensors) sizes[t.name] = t.bytes;
     auto write = [&](const std::string& name, const nlohmann::json& j) {
-        std::ofstream out(fs::path(dir) / name);
-        if (!out) throw InputError(fmt::format("{}: cannot write", (fs::path(dir) / name).string()));
-        out << j.dump(1) << "\n";
+        write_file_atomically((fs::path(dir) / name).string(), j.dump(1) + "\n");
     };
     write(fmt::format("{}.io_info.json", w.name), io);
     write(fmt::format("{}.{}.tensor_size.json", w.name, w.batch), sizes);

@@ -14,9 +14,11 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include "models/io/input_file.h"
 #include "models/workload/forward_end.h"
 #include "models/workload/input_error.h"
 #include "models/workload/io_info_reader.h"
+#include "models/workload/workload_limits.h"
 
 namespace memsim {
 
@@ -26,6 +28,7 @@ namespace dom = simdjson::dom;
 namespace {
 
 std::string read_text(const fs::path& path) {
+    check_input_file(path.string(), "profile file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError(fmt::format("{}: cannot open file", path.string()));
     std::string text(fs::file_size(path), '\0');
@@ -92,10 +95,16 @@ std::vector<int> batches_with(const fs::path& dir, const std::string& model, con
             name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
             continue;
         const std::string middle = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
-        if (!middle.empty() && middle.find_first_not_of("0123456789") == std::string::npos && middle.size() < 9)
+        if (!middle.empty() && middle.find_first_not_of("0123456789") == std::string::npos && middle.size() < 9) {
+            // "004" would be batch 4 a second time: a batch is written as memsim writes it.
+            if (middle[0] == '0')
+                throw InputError(fmt::format("{}: batch number '{}' in the file name has a leading zero (write {})",
+                                             entry.path().string(), middle, middle.find_first_not_of('0') == std::string::npos ? std::string("a batch >= 1") : middle.substr(middle.find_first_not_of('0'))));
             batches.push_back(std::stoi(middle));
+        }
     }
     std::sort(batches.begin(), batches.end());
+    batches.erase(std::unique(batches.begin(), batches.end()), batches.end());
     return batches;
 }
 
@@ -127,6 +136,7 @@ public:
             w_.forward_end = g.forward_end;
             w_.forward_end_rule = g.rule;
         }
+        check_workload_limits(w_);
         return std::move(w_);
     }
 

@@ -7,6 +7,7 @@
 
 #include "models/policy_table.h"
 #include "models/workload/input_error.h"
+#include "models/workload/workload_limits.h"
 
 namespace memsim {
 
@@ -150,6 +151,8 @@ Workload make_synthetic(const std::string& kind, const std::map<std::string, dou
     const double n = it->second;
     if (!(n >= 1) || n != std::floor(n) || n > 1e7)
         throw InputError(fmt::format("synthetic {}: n must be a whole number in [1, 1e7], got {}", kind, n));
+    // Every kind has about 2n operators and 2n tensors: refused up front if that cannot fit.
+    check_workload_fits_memory(2 * static_cast<std::size_t>(n), 2 * static_cast<std::size_t>(n), "synthetic " + kind);
     return row->make(static_cast<int>(n));
 }
 

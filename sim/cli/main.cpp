@@ -22,7 +22,10 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return app.exit(e);
+        // --help and --version exit 0 through CLI11; a bad command line is an error like any other (exit 1).
+        if (e.get_exit_code() == 0) return app.exit(e);
+        std::cerr << "memsim: error: " << e.what() << "\n(run 'memsim --help' for usage)\n";
+        return memsim::cli::kExitError;
     }
     // Leave without running static destructors: tearing down SimGrid and the ns-3
     // libraries it loads costs milliseconds per run and writes nothing. Every file we

@@ -13,59 +13,18 @@
 #include <optional>
 
 #include "models/alloc/pool_allocator.h"
+#include "models/checked_math.h"
 #include "models/plan/strategies.h"
 #include "models/workload/dtr_log.h"
 #include "models/workload/input_error.h"
 #include "models/workload/mnn_profile.h"
 #include "models/alloc/replay.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/records_file.h"
 
 namespace memsim::cli {
 
 namespace {
-
-// A non-negative integer field of records[i], with an error naming file, field and value.
-std::uint64_t record_field(const nlohmann::json& rec, const std::string& file, std::size_t i, const char* field) {
-    const std::string where = fmt::format("{}: records[{}].{}", file, i, field);
-    if (!rec.contains(field)) throw InputError(where + ": missing");
-    const nlohmann::json& v = rec.at(field);
-    if (v.is_number_unsigned()) return v.get<std::uint64_t>();
-    if (v.is_number_integer()) throw InputError(fmt::format("{}: {} is negative", where, v.dump()));
-    throw InputError(fmt::format("{}: {} is not a non-negative integer", where, v.dump()));
-}
-
-std::vector<UsageRecord> read_records(const std::string& file) {
-    std::ifstream in(file);
-    if (!in) throw InputError(fmt::format("{}: cannot open the records file", file));
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw InputError(fmt::format("{}: not valid JSON: {}", file, e.what()));
-    }
-    if (!doc.is_object() || !doc.contains("records") || !doc.at("records").is_array())
-        throw InputError(fmt::format("{}: expected {{\"records\": [{{\"size\": N, \"first\": F, \"last\": L}}, ...]}}", file));
-    std::vector<UsageRecord> records;
-    const nlohmann::json& list = doc.at("records");
-    constexpr std::uint64_t kMaxOp = static_cast<std::uint64_t>(std::numeric_limits<int>::max() - 1);
-    for (std::size_t i = 0; i < list.size(); ++i) {
-        const nlohmann::json& rec = list[i];
-        if (!rec.is_object()) throw InputError(fmt::format("{}: records[{}]: {} is not an object", file, i, rec.dump()));
-        UsageRecord r;
-        r.tensor = static_cast<TensorId>(i);
-        r.bytes = record_field(rec, file, i, "size");
-        const std::uint64_t first = record_field(rec, file, i, "first");
-        const std::uint64_t last = record_field(rec, file, i, "last");
-        if (first > kMaxOp) throw InputError(fmt::format("{}: records[{}].first: {} is too large", file, i, first));
-        if (last > kMaxOp) throw InputError(fmt::format("{}: records[{}].last: {} is too large", file, i, last));
-        if (first > last)
-            throw InputError(fmt::format("{}: records[{}]: first {} is after last {}", file, i, first, last));
-        r.first_op = static_cast<int>(first);
-        r.last_op = static_cast<int>(last);
-        records.push_back(r);
-    }
-    return records;
-}
 
 // "a,b,c" -> {"a", "b", "c"}, each checked.
 std::vector<std::string> split_strategies(const std::string& list) {
@@ -201,7 +160,9 @@ void register_plan_command(CLI::App& app) {
                                  "or --dtr-log PATH");
             if (opt->peer_iterations < 0)
                 throw InputError(fmt::format("memsim plan: --peer-iterations: {} is negative", opt->peer_iterations));
-            if (opt->align == 0) throw InputError("memsim plan: --align: 0 is not a valid alignment (use 1 for none)");
+            if (opt->align == 0 || opt->align > kMaxAlign)
+                throw InputError(fmt::format("memsim plan: --align: {} is out of range [1, {}] (use 1 for none)", opt->align,
+                                             kMaxAlign));
             if (!opt->records.empty()) {
                 if (opt->strategy.empty() || opt->strategy == "all")
                     throw InputError(fmt::format("memsim plan --records: --strategy S is required (one of {})",

@@ -12,6 +12,7 @@
 #include "sim/run/run_pipeline.h"
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/schema.h"
+#include "sim/sweep/sweep_plan.h"
 
 namespace memsim::cli {
 
@@ -36,6 +37,7 @@ void register_run_command(CLI::App& app) {
     cmd->callback([opt]() {
         guarded([&]() {
             const Scenario s = load_scenario(opt->scenario, opt->sets);
+            check_sweep_section(s);  // its size, before the run (sweep_plan.h)
             const ScenarioRun run = run_scenario(s, opt->out);
             if (report_run(run, s, opt->scenario, std::cout, std::cerr, opt->quiet) != 0) set_exit_code(kExitScenarioFailed);
         });

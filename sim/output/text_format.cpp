@@ -1,9 +1,8 @@
 #include "sim/output/text_format.h"
 
-#include <fstream>
-#include <stdexcept>
-
 #include <fmt/format.h>
+
+#include "models/io/atomic_file.h"
 
 namespace memsim {
 
@@ -40,12 +39,6 @@ std::string join_ints(const std::vector<int>& values, char separator) {
     return out;
 }
 
-void write_text_file(const std::string& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error("cannot open '" + path + "' for writing");
-    out << text;
-    out.close();
-    if (!out) throw std::runtime_error("cannot write '" + path + "'");
-}
+void write_text_file(const std::string& path, const std::string& text) { write_file_atomically(path, text); }
 
 }  // namespace memsim

@@ -16,7 +16,7 @@ std::string format_ms(double ms);
 std::string format_bytes_human(std::uint64_t bytes);
 // "3;4;7"
 std::string join_ints(const std::vector<int>& values, char separator);
-// Writes `text` to `path` or throws std::runtime_error naming the path.
+// Writes `text` to `path`, complete or not at all (models/io/atomic_file.h); throws naming the path.
 void write_text_file(const std::string& path, const std::string& text);
 
 }  // namespace memsim

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "models/io/atomic_file.h"
 #include "models/recompute/recompute_planner.h"
 #include "models/workload/input_error.h"
 #include "sim/engine/engine.h"
@@ -38,10 +39,7 @@ void write_summary(const RunResult& r, const Scenario& s, const std::string& dir
     fs::create_directories(dir);
     nlohmann::json j = to_json(r.summary);
     j["scenario_resolved"] = yaml_to_json(s.resolved);
-    const fs::path path = fs::path(dir) / "summary.json";
-    std::ofstream out(path);
-    if (!out) throw InputError(fmt::format("{}: cannot write", path.string()));
-    out << j.dump(2) << "\n";
+    write_file_atomically((fs::path(dir) / "summary.json").string(), j.dump(2) + "\n");
 }
 
 }  // namespace
@@ -71,8 +69,9 @@ ScenarioRun run_scenario(Scenario s, const std::string& out_dir) {
 ScenarioRun run_scenario(Scenario s, const Workload& w, const std::string& out_dir) {
     if (!out_dir.empty()) s.resolved["output"]["dir"] = out_dir;  // the summary records where it went
     ScenarioRun run{run_simulation(s, w), out_dir.empty() ? s.output.dir : out_dir, {}};
-    write_summary(run.result, s, run.dir);
+    // The summary last: a run whose other outputs failed leaves no summary to call it ok.
     run.outputs = write_run_outputs(run.result.log, run.result.summary, w, s, run.dir);
+    write_summary(run.result, s, run.dir);
     return run;
 }
 

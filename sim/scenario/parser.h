@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <sstream>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include <fmt/format.h>
@@ -125,8 +126,9 @@ public:
         const fs::path given(p);
         if (given.is_absolute()) return p;
         const std::vector<fs::path> tries = {given, fs::path(base_dir_) / given, fs::path(MEMSIM_SOURCE_DIR) / given};
+        std::error_code error;  // a name too long for the OS is "does not exist", not library text
         for (const fs::path& t : tries)
-            if (fs::exists(t)) return t.lexically_normal().string();
+            if (fs::exists(t, error)) return t.lexically_normal().string();
         fail(key, fmt::format("'{}' does not exist (looked in the working directory, {} and {})", p, base_dir_,
                               MEMSIM_SOURCE_DIR));
     }

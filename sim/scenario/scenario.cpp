@@ -3,6 +3,8 @@
 #include <filesystem>
 
 #include "sim/scenario/sections.h"
+#include "sim/scenario/value_limits.h"
+#include "sim/scenario/yaml_guard.h"
 
 namespace memsim {
 
@@ -35,6 +37,7 @@ Scenario build(YAML::Node root, const std::string& label, const std::vector<std:
         p.check_dotted_key(key, "");
         apply_override(root, o, label);
     }
+    check_yaml_tree(root, label);  // aliases, duplicate keys: before anything walks the tree
     p.check_keys(root, schema(), "");
 
     Scenario s;
@@ -46,6 +49,7 @@ Scenario build(YAML::Node root, const std::string& label, const std::vector<std:
     s.policy = parse_policy(root["policy"], p);
     s.output = parse_output(root["output"], p, s.name);
     s.resolved = root;
+    check_value_limits(s);  // after unit conversion: what SimGrid can run
     return s;
 }
 

@@ -4,6 +4,7 @@
 #include "models/recompute/eviction_heuristic.h"
 #include "models/recompute/recompute_planner.h"
 #include "models/swap/prefetch/prefetch_rule.h"
+#include "sim/scenario/output_name.h"
 #include "sim/scenario/units.h"
 
 namespace memsim {
@@ -142,7 +143,7 @@ PolicySpec parse_policy(const YAML::Node& n, const Parser& p) {
 
 OutputSpec parse_output(const YAML::Node& n, const Parser& p, const std::string& name) {
     OutputSpec s;
-    s.dir = "out/" + name;
+    s.dir = "out/" + output_folder_name(name);
     if (!n) return s;
     if (n["dir"]) s.dir = p.text(n["dir"], "output.dir");
     if (n["events"]) s.events = p.scalar<bool>(n["events"], "output.events", "true or false");

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "models/io/input_file.h"
 #include "sim/scenario/parser.h"
 #include "sim/scenario/scenario.h"
 
@@ -39,6 +40,7 @@ std::string closest_match(const std::string& word, const std::vector<std::string
 }
 
 YAML::Node load_yaml_file(const std::string& path, const std::string& what) {
+    check_input_file(path, what);
     std::ifstream in(path);
     if (!in) throw InputError(fmt::format("{}: cannot open {}", path, what));
     try {

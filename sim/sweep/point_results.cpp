@@ -4,11 +4,13 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include <fmt/format.h>
 
+#include "models/io/input_file.h"
 #include "sim/output/text_format.h"
 
 namespace memsim {
@@ -50,6 +52,28 @@ std::map<std::string, std::string> summary_cells(const nlohmann::json& summary) 
     return cells;
 }
 
+// A summary memsim wrote is an object of fields a few levels deep with string status and
+// message; anything else (a directory, deep nesting, another type) is reported, not trusted.
+std::optional<std::string> read_summary(const fs::path& path, nlohmann::json& summary) {
+    static constexpr int kMaxDepth = 32;
+    if (const auto problem = input_file_problem(path.string())) return problem;
+    std::ifstream in(path, std::ios::binary);
+    try {
+        summary = nlohmann::json::parse(in, [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+            if (depth > kMaxDepth) throw std::runtime_error(fmt::format("nested deeper than {} levels", kMaxDepth));
+            return true;
+        });
+    } catch (const std::exception& e) {
+        return std::string(e.what());
+    }
+    if (!summary.is_object()) return fmt::format("not a JSON object but {}", summary.type_name());
+    for (const char* key : {"status", "message"}) {
+        if (!summary.contains(key)) summary[key] = key == std::string("status") ? "error" : "";
+        if (!summary[key].is_string()) return fmt::format("field {} is {}, not a string", key, summary[key].dump());
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::string point_dir(const std::string& sweep_dir, const SweepPoint& point) {
@@ -60,17 +84,14 @@ PointResult read_point_result(const std::string& sweep_dir, const SweepPoint& po
     PointResult result{point, "error", "", nullptr};
     const fs::path dir = point_dir(sweep_dir, point);
     const fs::path summary_path = dir / "summary.json";
-    std::ifstream in(summary_path);
-    if (in) {
-        try {
-            result.summary = nlohmann::json::parse(in);
-        } catch (const nlohmann::json::exception& e) {
+    if (fs::exists(summary_path) || fs::is_symlink(summary_path)) {
+        if (const auto problem = read_summary(summary_path, result.summary)) {
             result.summary = nullptr;
-            result.message = fmt::format("{}: unreadable ({})", summary_path.string(), e.what());
+            result.message = fmt::format("{}: unreadable ({})", summary_path.string(), *problem);
             return result;
         }
-        result.status = result.summary.value("status", std::string("error"));
-        result.message = result.summary.value("message", std::string());
+        result.status = result.summary["status"].get<std::string>();
+        result.message = result.summary["message"].get<std::string>();
         return result;
     }
     const std::string said = last_line_of(dir / "log.txt");

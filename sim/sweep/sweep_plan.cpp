@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "models/checked_math.h"
 #include "models/workload/input_error.h"
 #include "sim/scenario/scenario.h"
 
@@ -20,19 +21,33 @@ std::string yaml_text(const YAML::Node& value) {
     return out.c_str();
 }
 
-std::vector<SweepPoint> cartesian_points(const std::vector<SweepParameter>& parameters) {
-    std::vector<SweepPoint> points{SweepPoint{}};
+// Counted before anything is built: ten keys of ten values are 10^10 points.
+std::size_t count_points(const std::vector<SweepParameter>& parameters, const std::string& file) {
+    std::uint64_t count = 1;
     for (const SweepParameter& parameter : parameters) {
-        std::vector<SweepPoint> longer;
-        for (const SweepPoint& prefix : points)
-            for (const std::string& value : parameter.values) {
-                SweepPoint p = prefix;
-                p.values.push_back(value);
-                longer.push_back(std::move(p));
-            }
-        points = std::move(longer);
+        const auto product = checked_mul(count, parameter.values.size());
+        if (!product || *product > kMaxSweepPoints)
+            throw InputError(fmt::format("{}: sweep: the lists multiply to more than {} points (at sweep.{}); split the "
+                                         "sweep into several scenarios",
+                                         file, kMaxSweepPoints, parameter.key));
+        count = *product;
     }
-    for (std::size_t i = 0; i < points.size(); ++i) points[i].index = static_cast<int>(i) + 1;
+    return static_cast<std::size_t>(count);
+}
+
+std::vector<SweepPoint> cartesian_points(const std::vector<SweepParameter>& parameters, const std::string& file) {
+    // Point k (0-based) in mixed radix, the first key varying slowest.
+    const std::size_t count = count_points(parameters, file);
+    std::vector<SweepPoint> points(count);
+    for (std::size_t k = 0; k < count; ++k) {
+        points[k].index = static_cast<int>(k) + 1;
+        points[k].values.resize(parameters.size());
+        std::size_t rest = k;
+        for (std::size_t i = parameters.size(); i-- > 0;) {
+            points[k].values[i] = parameters[i].values[rest % parameters[i].values.size()];
+            rest /= parameters[i].values.size();
+        }
+    }
     return points;
 }
 
@@ -45,6 +60,18 @@ std::vector<std::string> point_overrides(const SweepPlan& plan, const SweepPoint
     for (std::size_t i = 0; i < plan.parameters.size(); ++i)
         sets.push_back(plan.parameters[i].key + "=" + point.values.at(i));
     return sets;
+}
+
+void check_sweep_section(const Scenario& scenario) {
+    const YAML::Node sweep = scenario.resolved["sweep"];
+    if (!sweep) return;
+    std::vector<SweepParameter> parameters;
+    for (const auto& entry : sweep) {
+        SweepParameter parameter{entry.first.as<std::string>(), {}};
+        for (const auto& value : entry.second) parameter.values.push_back(yaml_text(value));
+        parameters.push_back(std::move(parameter));
+    }
+    (void)count_points(parameters, scenario.file);
 }
 
 SweepPlan plan_sweep(const std::string& scenario_file, const std::vector<std::string>& overrides) {
@@ -67,7 +94,7 @@ SweepPlan plan_sweep(const std::string& scenario_file, const std::vector<std::st
         for (const auto& value : entry.second) parameter.values.push_back(yaml_text(value));
         plan.parameters.push_back(std::move(parameter));
     }
-    plan.points = cartesian_points(plan.parameters);
+    plan.points = cartesian_points(plan.parameters, scenario_file);
     // Check every point now: a bad value should stop the sweep before any process starts.
     for (const SweepPoint& point : plan.points) load_scenario(scenario_file, point_overrides(plan, point));
     return plan;

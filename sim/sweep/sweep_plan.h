@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/scenario/scenario.h"
+
 namespace memsim {
 
 struct SweepParameter {
@@ -31,9 +33,18 @@ struct SweepPlan {
     std::string default_dir;             // the scenario's output.dir
 };
 
+// The most points one sweep may have; each point is a process and a folder.
+inline constexpr std::size_t kMaxSweepPoints = 100000;
+
 // Reads the scenario, applies the user's overrides and checks every point as `memsim run`
 // would; throws InputError naming the file, key and value of the first bad one.
 SweepPlan plan_sweep(const std::string& scenario_file, const std::vector<std::string>& overrides);
+
+// What `memsim run` checks of a scenario's sweep: section beyond its keys: every value
+// can be written as a --set value and the product stays within kMaxSweepPoints. (Each
+// point is checked by plan_sweep; run does not, as every point of a direct sweep is a run
+// of the same file and would check them all again.)
+void check_sweep_section(const Scenario& scenario);
 
 // "0007": the folder name of a point under DIR/points/.
 std::string point_name(const SweepPoint& point);

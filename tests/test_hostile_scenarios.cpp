@@ -1,0 +1,110 @@
+// Issue 18, items 2 and 3: YAML aliases and duplicate keys cannot blow up or mislead a
+// run, and no value SimGrid cannot handle gets past the scenario check.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <string>
+
+#include "hostile_support.h"
+#include "models/workload/input_error.h"
+#include "sim/scenario/scenario.h"
+
+using namespace memsim;
+using namespace memsim::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kBase = "name: t\nworkload: {profile: examples/mlp, batch: 4}\n";
+
+Scenario parse(const std::string& yaml, const std::vector<std::string>& sets = {}) {
+    return parse_scenario(yaml, "t.yaml", sets, MEMSIM_SOURCE_DIR);
+}
+
+}  // namespace
+
+TEST_CASE("hostile scenarios: a recursive alias is an error, in any section") {
+    CHECK_THROWS_WITH(parse(kBase + "sweep: {description: &x [a, *x]}\n"),
+                      Catch::Contains("t.yaml") && Catch::Contains("cyclic alias"));
+    CHECK_THROWS_WITH(parse(kBase + "description: &d [*d]\n"), Catch::Contains("cyclic alias"));
+    CHECK_THROWS_WITH(parse(kBase, {"description=&y [b, *y]"}), Catch::Contains("cyclic alias"));
+}
+
+TEST_CASE("hostile scenarios: billion laughs is refused before anything expands it") {
+    std::string yaml = kBase + "sweep:\n  policy.swap.mode: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n";
+    yaml += "x:\n";
+    const std::string names = "abcdefghi";
+    for (std::size_t i = 1; i < names.size(); ++i) {
+        yaml += "  " + std::string(1, names[i]) + ": &" + names[i] + " [";
+        for (int k = 0; k < 10; ++k) yaml += std::string(k ? ", " : "") + "*" + names[i - 1];
+        yaml += "]\n";
+    }
+    CHECK_THROWS_WITH(parse(yaml), Catch::Contains("expands to more than 100000 values"));
+    // A few shared aliases, as people write them, are fine.
+    CHECK_NOTHROW(parse(kBase + "policy: &p {allocator: pool}\nsweep: {policy.allocator: [os, pool]}\n"));
+}
+
+TEST_CASE("hostile scenarios: a duplicate key is an error, in block and flow (JSON) style") {
+    CHECK_THROWS_WITH(parse(kBase + "name: u\n"), Catch::Contains("t.yaml: name: duplicate key 'name'"));
+    CHECK_THROWS_WITH(parse("{\"name\": \"a\", \"workload\": {\"profile\": \"examples/mlp\", \"batch\": 4, \"batch\": 8}}"),
+                      Catch::Contains("workload.batch: duplicate key 'batch'"));
+    CHECK_THROWS_WITH(parse(kBase + "platform: {disk: {latency: 1ms, latency: 2ms}}\n"),
+                      Catch::Contains("platform.disk.latency: duplicate key"));
+}
+
+TEST_CASE("hostile scenarios: memsim run checks the size of the sweep section before running") {
+    std::string yaml = "name: s\nworkload: {profile: examples/mlp, batch: 4}\nsweep:\n";
+    for (const char* key : {"workload.batch", "platform.gpu.speed_scale", "platform.disk.bandwidth", "platform.disk.latency",
+                            "policy.recompute.a", "policy.recompute.b"})
+        yaml += std::string("  ") + key + ": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n";
+    const std::string file = write_text(fresh_dir("run_sweep") / "s.yaml", yaml);
+    const fs::path out = fresh_dir("run_sweep_out") / "run";
+    const Outcome o = run_memsim("run " + file + " -q --out " + out.string());
+    CHECK(o.code == 1);
+    CHECK_THAT(o.err, Catch::Contains("sweep: the lists multiply to more than 100000 points (at sweep.policy.recompute.b)"));
+    CHECK_FALSE(fs::exists(out / "summary.json"));
+}
+
+TEST_CASE("hostile scenarios: values are checked after unit conversion, naming key and value") {
+    // Finite before conversion, infinite after: minutes to milliseconds.
+    CHECK_THROWS_WITH(parse(kBase, {"platform.disk.latency=1e306min"}),
+                      Catch::Contains("t.yaml: platform.disk.latency: '1e306min'") && Catch::Contains("out of range"));
+    CHECK_THROWS_WITH(parse(kBase, {"platform.disk.bandwidth=1e308TB/s"}),
+                      Catch::Contains("platform.disk.bandwidth: '1e308TB/s'") && Catch::Contains("out of range"));
+    CHECK_THROWS_WITH(parse(kBase, {"platform.disk.read_bandwidth=1e-300B/s"}),
+                      Catch::Contains("platform.disk.read_bandwidth"));
+    CHECK_THROWS_WITH(parse(kBase, {"platform.gpu.speed_scale=4.9e-324"}),
+                      Catch::Contains("platform.gpu.speed_scale: '4.9e-324'"));
+    CHECK_THROWS_WITH(parse(kBase, {"platform.gpu.speed_scale=.inf"}), Catch::Contains("platform.gpu.speed_scale"));
+    CHECK_THROWS_WITH(parse(kBase, {"platform.memory.budget_ratio=1e300"}),
+                      Catch::Contains("platform.memory.budget_ratio: '1e300'"));
+    CHECK_THROWS_WITH(parse(kBase, {"policy.swap.prefetch={lead_ms: 1e300s}"}),
+                      Catch::Contains("policy.swap.prefetch.lead_ms"));
+    CHECK_THROWS_WITH(parse(kBase, {"policy.recompute.a=.nan"}), Catch::Contains("policy.recompute.a"));
+    CHECK_THROWS_WITH(parse("name: t\nworkload: {synthetic: mlp, layers: 1e300}\n"),
+                      Catch::Contains("workload.layers: '1e300'"));
+    // The ends of the ranges are accepted.
+    CHECK_NOTHROW(parse(kBase, {"platform.disk.bandwidth=1000TB/s", "platform.disk.latency=1e9ms", "platform.gpu.speed_scale=1e-3"}));
+    CHECK_NOTHROW(parse(kBase, {"platform.disk.bandwidth=1B/s", "platform.gpu.speed_scale=1000"}));
+}
+
+TEST_CASE("hostile scenarios: memsim run exits 1 naming the key, never an abort inside SimGrid") {
+    const std::string out = fresh_dir("latency_run").string();
+    const Outcome o = run_memsim("run scenarios/swap_modes.yaml -q --set platform.disk.latency=1e306min --out " + out);
+    CHECK(o.code == 1);
+    CHECK_THAT(o.err, Catch::Contains("platform.disk.latency"));
+}
+
+TEST_CASE("hostile scenarios: text that is not UTF-8 is refused at load, not after the run (fuzz finding)") {
+    // summary.json records the scenario; invalid UTF-8 made the JSON writer throw after the simulation.
+    CHECK_THROWS_WITH(parse(kBase + "description: caf\xe9\n"), Catch::Contains("t.yaml: description: the value is not valid UTF-8"));
+    CHECK_THROWS_WITH(parse(kBase + "policy: {allocator: \"poo\xbal\"}\n"), Catch::Contains("policy.allocator: the value is not valid UTF-8"));
+    CHECK_THROWS_WITH(parse(kBase + "description: \xed\xa0\x80\n"), Catch::Contains("not valid UTF-8"));  // a surrogate
+    CHECK_THROWS_WITH(parse(kBase + "description: \xc0\xaf\n"), Catch::Contains("not valid UTF-8"));      // overlong
+    CHECK_NOTHROW(parse(kBase + "description: caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\n"));
+}
+
+TEST_CASE("hostile scenarios: a path name too long for the OS is an error naming the key (fuzz finding)") {
+    CHECK_THROWS_WITH(parse(kBase, {"platform=" + std::string(5000, 'p') + ".yaml"}),
+                      Catch::Contains("t.yaml: platform: '") && Catch::Contains("does not exist"));
+}
