@@ -1,5 +1,6 @@
 // libFuzzer target: the DTR log reader, then the baseline replay of what it accepted.
 #include "fuzz_support.h"
+#include "models/alloc/replay.h"
 #include "models/workload/dtr_log.h"
 #include "models/workload/input_error.h"
 

@@ -53,8 +53,8 @@ void check_value_limits(const Scenario& s) {
                 kMaxLatencyMs, " ms");
     if (p.memory_budget_ratio)
         check_range(s, "platform.memory.budget_ratio", *p.memory_budget_ratio, 0.0, kMaxBudgetRatio, "");
-    if (s.policy.swap.prefetch.kind == PrefetchKind::LeadMs)
-        check_range(s, "policy.swap.prefetch.lead_ms", s.policy.swap.prefetch.lead_ms, 0.0, kMaxLatencyMs, " ms");
+    // lead_ms is 0 unless the rule takes a duration.
+    check_range(s, "policy.swap.prefetch.lead_ms", s.policy.swap.prefetch.lead_ms, 0.0, kMaxLatencyMs, " ms");
     if (s.policy.recompute.max_overhead)
         check_range(s, "policy.recompute.max_overhead", *s.policy.recompute.max_overhead, 0.0, kMaxOverhead, "");
     const HeuristicParams& h = s.policy.recompute.params;
