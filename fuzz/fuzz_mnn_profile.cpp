@@ -8,7 +8,7 @@
 #include "models/alloc/pool_allocator.h"
 #include "models/workload/input_error.h"
 #include "models/workload/mnn_profile.h"
-#include "models/workload/replay.h"
+#include "models/alloc/replay.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     namespace fs = std::filesystem;

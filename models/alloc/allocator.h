@@ -31,9 +31,6 @@ public:
 };
 
 // The registry (allocator_table, allocator_names, make_allocator) is models/allocators.h,
-// above alloc/ and plan/. These two declarations repeat it for the engine's sources that
-// still include this header; new code includes models/allocators.h.
-std::vector<std::string> allocator_names();
-std::unique_ptr<Allocator> make_allocator(const std::string& name);
+// above alloc/ and plan/.
 
 }  // namespace memsim

@@ -2,7 +2,8 @@
 
 #include <cmath>
 
-#include "models/workload/replay.h"
+#include "models/allocators.h"
+#include "models/alloc/replay.h"
 
 namespace memsim {
 

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "models/policy_table.h"
 #include "models/workload/input_error.h"
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/schema.h"
@@ -81,7 +82,7 @@ public:
     }
 
     static std::string suggestion(const std::string& key, const std::vector<std::string>& names) {
-        const std::string best = closest_match(key, names);
+        const std::string best = closest_name(key, names);
         return best.empty() ? fmt::format(" (valid: {})", fmt::join(names, ", "))
                             : fmt::format(" (did you mean '{}'?)", best);
     }

@@ -106,7 +106,6 @@ Scenario parse_scenario(const std::string& yaml_text, const std::string& label,
 // Applies one "dotted.key=value" override to a YAML tree (creating maps as needed).
 void apply_override(YAML::Node& root, const std::string& assignment, const std::string& label);
 nlohmann::json yaml_to_json(const YAML::Node& node);
-std::string closest_match(const std::string& word, const std::vector<std::string>& choices);
 
 // The checks across fields that parsing alone cannot make (a selection that needs a
 // budget, semantics that exist for one selection only, ...). Throws InputError naming

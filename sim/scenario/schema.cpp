@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "models/alloc/allocator.h"
+#include "models/allocators.h"
 #include "models/recompute/eviction_heuristic.h"
 #include "models/recompute/recompute_planner.h"
 #include "models/semantics/semantics.h"

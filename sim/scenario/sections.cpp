@@ -1,6 +1,6 @@
 #include "sim/scenario/sections.h"
 
-#include "models/alloc/allocator.h"
+#include "models/allocators.h"
 #include "models/recompute/eviction_heuristic.h"
 #include "models/recompute/recompute_planner.h"
 #include "models/swap/prefetch/prefetch_rule.h"

@@ -1,5 +1,5 @@
 // Generic YAML helpers of the scenario layer: --set overrides, YAML to JSON (for the
-// summary's scenario_resolved), closest-name suggestions, file loading.
+// summary's scenario_resolved), file loading.
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -9,35 +9,6 @@
 #include "sim/scenario/scenario.h"
 
 namespace memsim {
-
-namespace {
-
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-    std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        cur[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j)
-            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-        std::swap(prev, cur);
-    }
-    return prev[b.size()];
-}
-
-}  // namespace
-
-std::string closest_match(const std::string& word, const std::vector<std::string>& choices) {
-    std::string best;
-    std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
-    for (const std::string& c : choices) {
-        const std::size_t d = edit_distance(word, c);
-        if (d < best_distance) {
-            best_distance = d;
-            best = c;
-        }
-    }
-    return best;
-}
 
 YAML::Node load_yaml_file(const std::string& path, const std::string& what) {
     check_input_file(path, what);

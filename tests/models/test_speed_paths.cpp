@@ -7,7 +7,7 @@
 #include "models/alloc/os_allocator.h"
 #include "models/alloc/pool_allocator.h"
 #include "models/recompute/tensor_graph.h"
-#include "models/workload/replay.h"
+#include "models/alloc/replay.h"
 #include "models/workload/synthetic.h"
 
 using namespace memsim;

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "models/policy_table.h"
 #include "models/workload/input_error.h"
 #include "sim/scenario/scenario.h"
 
@@ -124,7 +125,7 @@ TEST_CASE("scenario: a platform file is inlined and can be overridden") {
     fs::remove_all(dir);
 }
 
-TEST_CASE("scenario: closest_match") {
-    CHECK(closest_match("alocator", {"allocator", "semantics", "swap"}) == "allocator");
-    CHECK(closest_match("zzzzzzzz", {"allocator", "semantics"}).empty());
+TEST_CASE("scenario: closest_name suggests keys too") {
+    CHECK(closest_name("alocator", {"allocator", "semantics", "swap"}) == "allocator");
+    CHECK(closest_name("zzzzzzzz", {"allocator", "semantics"}).empty());
 }
