@@ -1,0 +1,94 @@
+#include "models/workload/mnn_files.h"
+
+#include <algorithm>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "models/io/input_file.h"
+#include "models/workload/input_error.h"
+
+namespace memsim::mnn {
+
+namespace fs = std::filesystem;
+namespace dom = simdjson::dom;
+
+std::string read_text(const fs::path& path) {
+    check_input_file(path.string(), "profile file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(fmt::format("{}: cannot open file", path.string()));
+    std::string text(fs::file_size(path), '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    if (in.gcount() != static_cast<std::streamsize>(text.size()))
+        throw InputError(fmt::format("{}: cannot read file", path.string()));
+    return text;
+}
+
+std::string dump(dom::element v) { return simdjson::minify(v); }
+
+const char* type_name(dom::element v) {
+    switch (v.type()) {
+        case dom::element_type::ARRAY: return "array";
+        case dom::element_type::OBJECT: return "object";
+        case dom::element_type::STRING: return "string";
+        case dom::element_type::BOOL: return "boolean";
+        case dom::element_type::NULL_VALUE: return "null";
+        default: return "number";
+    }
+}
+
+std::optional<std::uint64_t> non_negative_integer(dom::element v) {
+    std::int64_t value = 0;
+    if (v.type() != dom::element_type::INT64 || v.get_int64().get(value) != simdjson::SUCCESS || value < 0) return std::nullopt;
+    return static_cast<std::uint64_t>(value);
+}
+
+std::optional<double> number(dom::element v) {
+    switch (v.type()) {
+        case dom::element_type::INT64: return static_cast<double>(std::int64_t(v));
+        case dom::element_type::UINT64: return static_cast<double>(std::uint64_t(v));
+        case dom::element_type::DOUBLE: return double(v);
+        default: return std::nullopt;
+    }
+}
+
+std::string find_model_name(const fs::path& dir) {
+    if (!fs::is_directory(dir)) throw InputError(fmt::format("{}: profile folder does not exist", dir.string()));
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        const std::string f = entry.path().filename().string();
+        const std::string suffix = ".io_info.json";
+        if (f.size() > suffix.size() && f.compare(f.size() - suffix.size(), suffix.size(), suffix) == 0)
+            names.push_back(f.substr(0, f.size() - suffix.size()));
+    }
+    if (names.empty()) throw InputError(fmt::format("{}: no *.io_info.json file (not an MNN profile folder)", dir.string()));
+    if (names.size() > 1)
+        throw InputError(fmt::format("{}: several *.io_info.json files ({}); one model per folder", dir.string(),
+                                     fmt::join(names, ", ")));
+    return names.front();
+}
+
+std::vector<int> batches_with(const fs::path& dir, const std::string& model, const std::string& kind) {
+    const std::string prefix = model + ".", suffix = "." + kind + ".json";
+    std::vector<int> batches;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        const std::string name = entry.path().filename().string();
+        if (name.size() <= prefix.size() + suffix.size() || name.rfind(prefix, 0) != 0 ||
+            name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+            continue;
+        const std::string middle = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+        if (!middle.empty() && middle.find_first_not_of("0123456789") == std::string::npos && middle.size() < 9) {
+            // "004" would be batch 4 a second time: a batch is written as memsim writes it.
+            if (middle[0] == '0')
+                throw InputError(fmt::format("{}: batch number '{}' in the file name has a leading zero (write {})",
+                                             entry.path().string(), middle, middle.find_first_not_of('0') == std::string::npos ? std::string("a batch >= 1") : middle.substr(middle.find_first_not_of('0'))));
+            batches.push_back(std::stoi(middle));
+        }
+    }
+    std::sort(batches.begin(), batches.end());
+    batches.erase(std::unique(batches.begin(), batches.end()), batches.end());
+    return batches;
+}
+
+}  // namespace memsim::mnn
