@@ -9,7 +9,8 @@ packages=(build-essential cmake ninja-build pkg-config
           libcli11-dev libfmt-dev libsimdjson-dev
           chromium   # headless browser for the Gantt chart tests and screenshots
           hyperfine  # repeated timings with warm-up and statistics for scripts/bench.sh
-          python3-torch python3-torchvision)  # memsim trace (tools/trace) runs them with /usr/bin/python3
+          python3-torch python3-torchvision  # memsim trace (tools/trace) runs them with /usr/bin/python3
+          clang-14 libfuzzer-14-dev)         # scripts/fuzz.sh: the libFuzzer targets (docs/fuzzing.md)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
