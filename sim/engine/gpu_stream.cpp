@@ -14,7 +14,7 @@ GpuStream::GpuStream(const Workload& w, const ExecPlan& plan, GpuStreamRules rul
                      MemoryManager& memory, SwapIo& io, SwapScheduler& swap, DiskQueue& disk, Clock& clock, EventLog& log,
                      Summary& summary)
     : w_(w), plan_(plan), rules_(rules), tensors_(tensors), memory_(memory), io_(io), swap_(swap), disk_(disk),
-      clock_(clock), log_(log), summary_(summary) {}
+      clock_(clock), log_(log), summary_(summary), compute_ms_scaled_(w.compute_ms() / rules_.gpu_speed_scale) {}
 
 void GpuStream::run() {
     try {

@@ -40,7 +40,8 @@ private:
     void release(TensorId t, int op, bool plan_step = false);
     void free_if_dead(TensorId t, int op);
     [[nodiscard]] bool kept_as_source(TensorId t) const;
-    [[nodiscard]] double compute_ms_scaled() const { return w_.compute_ms() / rules_.gpu_speed_scale; }
+    // The thrash limit compares against this after every recomputation: summed once.
+    [[nodiscard]] double compute_ms_scaled() const { return compute_ms_scaled_; }
     void finish_iteration();
 
     const Workload& w_;
@@ -54,6 +55,7 @@ private:
     Clock& clock_;
     EventLog& log_;
     Summary& summary_;
+    double compute_ms_scaled_ = 0;
     bool finished_ = false;
 };
 
