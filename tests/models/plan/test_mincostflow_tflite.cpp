@@ -16,6 +16,7 @@
 #include "models/plan/mincostflow_fast.h"
 #include "models/plan/mincostflow_tflite.h"
 #include "models/plan/strategies.h"
+#include "random_records.h"
 
 using namespace memsim;
 using namespace memsim::plan;
@@ -151,23 +152,7 @@ std::uint64_t flow_cost(const std::vector<UsageRecord>& records, const ObjectAss
     return cost;
 }
 
-// Records in order of first_op: up to `max_n` tensors over up to 24 operators, sizes
-// from a few classes (equal-cost ties) or anything up to 4096.
-std::vector<UsageRecord> random_records(std::mt19937_64& rng, int max_n) {
-    std::uniform_int_distribution<int> count(1, max_n), ops(1, 24), kind(0, 2);
-    const int n = count(rng), span = ops(rng);
-    std::vector<UsageRecord> recs;
-    for (int i = 0; i < n; ++i) {
-        const int first = std::uniform_int_distribution<int>(0, span - 1)(rng);
-        const int len = kind(rng) == 0 ? std::uniform_int_distribution<int>(0, span - 1 - first)(rng)
-                                       : std::uniform_int_distribution<int>(0, std::min(2, span - 1 - first))(rng);
-        const std::uint64_t size = kind(rng) == 0 ? std::uniform_int_distribution<std::uint64_t>(0, 4096)(rng)
-                                                  : 64u << std::uniform_int_distribution<int>(0, 4)(rng);
-        recs.push_back({i, size, first, first + len});
-    }
-    std::stable_sort(recs.begin(), recs.end(), [](const UsageRecord& a, const UsageRecord& b) { return a.first_op < b.first_op; });
-    return recs;
-}
+using test::random_records;
 
 }  // namespace
 

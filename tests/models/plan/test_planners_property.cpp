@@ -14,29 +14,14 @@
 #include "models/plan/offsets_greedy_by_size.h"
 #include "models/plan/peer_heuristic.h"
 #include "models/plan/strategies.h"
+#include "random_records.h"
 
 using namespace memsim;
 using namespace memsim::plan;
 
 namespace {
 
-// Random records in order of first use: up to 40 tensors over up to 24 operators; sizes
-// from a few classes (so equal sizes and in-place candidates occur) or anything up to 4096.
-std::vector<UsageRecord> random_records(std::mt19937_64& rng) {
-    std::uniform_int_distribution<int> count(1, 40), ops(1, 24), kind(0, 2);
-    const int n = count(rng), span = ops(rng);
-    std::vector<UsageRecord> recs;
-    for (int i = 0; i < n; ++i) {
-        const int first = std::uniform_int_distribution<int>(0, span - 1)(rng);
-        const int len = kind(rng) == 0 ? std::uniform_int_distribution<int>(0, span - 1 - first)(rng)
-                                       : std::uniform_int_distribution<int>(0, std::min(2, span - 1 - first))(rng);
-        const std::uint64_t size = kind(rng) == 0 ? std::uniform_int_distribution<std::uint64_t>(0, 4096)(rng)
-                                                  : 64u << std::uniform_int_distribution<int>(0, 4)(rng);
-        recs.push_back({i, size, first, first + len});
-    }
-    std::stable_sort(recs.begin(), recs.end(), [](const UsageRecord& a, const UsageRecord& b) { return a.first_op < b.first_op; });
-    return recs;
-}
+using test::random_records;
 
 std::string dump(const std::vector<UsageRecord>& recs) {
     std::ostringstream out;
