@@ -33,6 +33,7 @@ void MemoryManager::allocate(TensorId t, int op) {
     TensorState& st = tensors_[t];
     st.where = Where::Resident;
     tensors_.stamp_evictable(t);
+    tensors_.evictable_order().push_back(t);
     if (!policy_.dtr_runtime) st.last_access_ms = view_->now_ms();  // dtr: stamped by lock and compute only
     sample();
 }
@@ -49,6 +50,7 @@ void MemoryManager::free_memory(TensorId t, int op) {
     if (live_bytes_ < bytes)
         throw InvariantError(fmt::format("op {}: freeing tensor {} would make memory negative", op, w_.tensors[t].name));
     allocator_->release(t);
+    tensors_.evictable_order().erase(t);
     log_.resident(clock_.now(), t, false);
     live_bytes_ -= bytes;
     st.where = Where::Absent;
@@ -77,7 +79,8 @@ void MemoryManager::make_room(std::uint64_t bytes, int op) {
         if (drop_regenerated_dead(op)) continue;
         if (policy_.heuristic || policy_.spill) {
             std::vector<TensorId> candidates;
-            for (TensorId t : resident_order())
+            const EvictableOrder& order = tensors_.evictable_order();
+            for (TensorId t = order.front(); t != EvictableOrder::kEnd; t = order.next(t))
                 if (evictable(t)) candidates.push_back(t);
             if (!candidates.empty()) {
                 evict(choose_victim(candidates, op), op);
@@ -107,14 +110,6 @@ bool MemoryManager::drop_regenerated_dead(int op) {
         }
     }
     return false;
-}
-
-std::vector<TensorId> MemoryManager::resident_order() const {
-    std::vector<TensorId> ts;
-    for (TensorId t = 0; t < tensors_.size(); ++t)
-        if (tensors_[t].where == Where::Resident) ts.push_back(t);
-    std::sort(ts.begin(), ts.end(), [&](TensorId a, TensorId b) { return tensors_[a].evictable_seq < tensors_[b].evictable_seq; });
-    return ts;
 }
 
 TensorId MemoryManager::choose_victim(const std::vector<TensorId>& candidates, int op) {

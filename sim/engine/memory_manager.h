@@ -74,7 +74,6 @@ public:
 private:
     void make_room(std::uint64_t bytes, int op);
     bool drop_regenerated_dead(int op);
-    [[nodiscard]] std::vector<TensorId> resident_order() const;
     TensorId choose_victim(const std::vector<TensorId>& candidates, int op);
     void evict(TensorId t, int op);
     [[noreturn]] void out_of_memory(std::uint64_t bytes, int op) const;

@@ -5,7 +5,8 @@
 namespace memsim {
 
 TensorTable::TensorTable(const Workload& w, const ExecPlan& plan, double gpu_speed_scale)
-    : w_(w), plan_(plan), speed_(gpu_speed_scale), state_(w.tensors.size()), uses_(w.tensors.size()) {
+    : w_(w), plan_(plan), speed_(gpu_speed_scale), state_(w.tensors.size()), uses_(w.tensors.size()),
+      order_(w.tensors.size()) {
     for (std::size_t k = 0; k < plan_.size(); ++k) {
         const PlanStep& step = plan_[k];
         if (step.kind != StepKind::Compute) continue;
@@ -26,10 +27,19 @@ double TensorTable::ms_until_next_use(TensorId t, int op) const {
     return compute_between(std::max(op, 0), std::max(plan_[u[k]].op, op));
 }
 
+// Victim scores ask this for every candidate at one op, and the sums run to uses far
+// ahead: the running sums from `from` are kept and extended, so every candidate after
+// the first costs O(1). They are added in the same order as a plain loop from `from`
+// (a prefix-sum difference would round differently).
 double TensorTable::compute_between(int from, int to) const {
-    double ms = 0;
-    for (int k = from; k < to; ++k) ms += w_.ops[k].cost_ms / speed_;
-    return ms;
+    if (to <= from) return 0;
+    if (from != sums_from_) {
+        sums_from_ = from;
+        sums_.assign(1, 0.0);
+    }
+    for (std::size_t k = sums_.size() - 1; static_cast<int>(k) < to - from; ++k)
+        sums_.push_back(sums_.back() + w_.ops[from + static_cast<int>(k)].cost_ms / speed_);
+    return sums_[static_cast<std::size_t>(to - from)];
 }
 
 }  // namespace memsim

@@ -7,6 +7,7 @@
 
 #include "models/workload/exec_plan.h"
 #include "models/workload/workload.h"
+#include "sim/engine/evictable_order.h"
 
 namespace memsim {
 
@@ -39,7 +40,13 @@ public:
     void unlock(TensorId t) {
         if (--state_[t].locks == 0) stamp_evictable(t);
     }
-    void stamp_evictable(TensorId t) { state_[t].evictable_seq = ++insert_counter_; }
+    void stamp_evictable(TensorId t) {
+        state_[t].evictable_seq = ++insert_counter_;
+        if (order_.contains(t)) order_.push_back(t);  // keeps the order by evictable_seq
+    }
+    // Resident tensors by evictable_seq; the memory manager lists and unlists them.
+    [[nodiscard]] EvictableOrder& evictable_order() { return order_; }
+    [[nodiscard]] const EvictableOrder& evictable_order() const { return order_; }
     void mark_used(TensorId t) { ++state_[t].next_use; }
 
     [[nodiscard]] bool has_future_use(TensorId t) const { return state_[t].next_use < uses_[t].size(); }
@@ -56,6 +63,9 @@ private:
     std::vector<TensorState> state_;
     std::vector<std::vector<std::size_t>> uses_;  // plan steps that read each tensor
     std::uint64_t insert_counter_ = 0;
+    mutable int sums_from_ = -1;           // compute_between's running sums from this op
+    mutable std::vector<double> sums_;     // sums_[j]: ops from .. from + j - 1
+    EvictableOrder order_;
 };
 
 }  // namespace memsim
