@@ -13,7 +13,7 @@ void SwapIo::write(TensorId t, int op) {
     TensorState& st = tensors_[t];
     st.writing = true;
     st.written = false;
-    st.keep_resident = false;
+    set_keep_resident(t, false);
     write_seq_[t] = ++next_write_seq_;
     in_flight_writes_.emplace(next_write_seq_, t);
     disk_.enqueue(true, t, op);
@@ -30,17 +30,24 @@ void SwapIo::swap_in_now(TensorId t, int op) {
     if (st.where == Where::OnDisk && !st.reading) read(t, op);
 }
 
+void SwapIo::set_keep_resident(TensorId t, bool keep) {
+    TensorState& st = tensors_[t];
+    if (write_seq_[t] != 0 && st.keep_resident != keep) keep ? ++kept_writes_ : --kept_writes_;
+    st.keep_resident = keep;
+}
+
 void SwapIo::end_write(TensorId t) {
+    if (write_seq_[t] != 0 && tensors_[t].keep_resident) --kept_writes_;
     in_flight_writes_.erase(write_seq_[t]);
     write_seq_[t] = 0;
 }
 
 void SwapIo::use_in_place(TensorId t, int op) {
     TensorState& st = tensors_[t];
-    st.keep_resident = true;
+    set_keep_resident(t, true);
     if (disk_.cancel_write(t)) {
         st.writing = false;
-        st.keep_resident = false;
+        set_keep_resident(t, false);
         end_write(t);
         ++cancelled_writes_;
         log_.mark(mark::kCancelWrite, clock_.now(), op, t, w_.tensors[t].bytes);
@@ -56,10 +63,7 @@ void SwapIo::spill(TensorId t, int op) {
     clock_.wait_until([&] { return !tensors_[t].writing; }, op, "waiting for an eviction to disk", {t});
 }
 
-bool SwapIo::writes_will_free() const {
-    return std::any_of(in_flight_writes_.begin(), in_flight_writes_.end(),
-                       [&](const auto& entry) { return !tensors_[entry.second].keep_resident; });
-}
+bool SwapIo::writes_will_free() const { return in_flight_writes_.size() > kept_writes_; }
 
 void SwapIo::on_io_done(const IoRequest& r) {
     TensorState& st = tensors_[r.tensor];
@@ -101,7 +105,7 @@ void SwapIo::free_pending_writes(int op) {
     for (TensorId t : written_unfreed_) {
         TensorState& st = tensors_[t];
         if (st.where == Where::Resident && !st.keep_resident) {
-            st.keep_resident = true;  // the write's completion must not free it again
+            set_keep_resident(t, true);  // the write's completion must not free it again
             memory_.free_memory(t, op);
             st.where = Where::OnDisk;
             st.has_disk_copy = true;

@@ -35,6 +35,9 @@ public:
 private:
     void free_to_disk(TensorId t, int op);
     void end_write(TensorId t);
+    // Every change of keep_resident goes through here: kept_writes_ counts the writes in
+    // flight whose tensor stays (so writes_will_free() is O(1), not a scan).
+    void set_keep_resident(TensorId t, bool keep);
 
     const Workload& w_;
     TensorTable& tensors_;
@@ -47,6 +50,7 @@ private:
     std::map<std::uint64_t, TensorId> in_flight_writes_;  // by issue order
     std::vector<std::uint64_t> write_seq_;                // per tensor: its key in in_flight_writes_
     std::uint64_t next_write_seq_ = 0;
+    std::size_t kept_writes_ = 0;  // in-flight writes whose tensor has keep_resident
     std::vector<TensorId> written_unfreed_;
     std::uint64_t cancelled_writes_ = 0;
 };
