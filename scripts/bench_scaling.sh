@@ -10,7 +10,10 @@
 #   scripts/bench_scaling.sh                    # 10^3..10^6
 #   scripts/bench_scaling.sh --max 100000       # stop at 10^5 (quick)
 #   MEMSIM=/work/baseline/memsim scripts/bench_scaling.sh   # another binary (before/after)
-#   TIMEOUT=120 ...                             # seconds per run before it is cut (default 300)
+#   TIMEOUT=120 ...                             # CPU seconds per run before it is cut (default 300)
+# The limit is on CPU time (ulimit -t), not the wall clock: on a shared machine a run
+# that gets a tenth of a core would otherwise be cut at a tenth of its work (a wall
+# limit of 50x stays as a guard against a hang).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 memsim=${MEMSIM:-build/memsim}
@@ -28,8 +31,8 @@ run() {  # kind ops policy-args...
   printf 'name: scaling\nworkload: {synthetic: %s, n: %d}\nplatform: configs/phone.yaml\npolicy: {allocator: pool}\n' \
     "$kind" "$n" > "$out/s.yaml"
   rm -rf "$out/run"
-  /usr/bin/time -o "$out/time" -f '%e %U %S %M' timeout "$timeout_s" "$memsim" run "$out/s.yaml" "$@" --out "$out/run" -q \
-    >/dev/null 2>"$out/err" || true
+  /usr/bin/time -o "$out/time" -f '%e %U %S %M' bash -c 'ulimit -t "$1"; shift; exec timeout "$@"' _ "$timeout_s" \
+    "$((50 * timeout_s))" "$memsim" run "$out/s.yaml" "$@" --out "$out/run" -q >/dev/null 2>"$out/err" || true
   local t
   local wall user sys rss
   read -r wall user sys rss < <(tail -1 "$out/time")
@@ -97,7 +100,8 @@ for n in 1000 10000; do
   for ratio in 0.05 0.02; do
     printf 'name: scaling\nworkload: {synthetic: uniform_linear, n: %d}\nplatform: configs/phone.yaml\npolicy: {allocator: os}\n' "$n" > "$out/s.yaml"
     rm -rf "$out/run"
-    /usr/bin/time -o "$out/time" -f '%e %U %S %M' timeout "$timeout_s" "$memsim" run "$out/s.yaml" \
+    /usr/bin/time -o "$out/time" -f '%e %U %S %M' bash -c 'ulimit -t "$1"; shift; exec timeout "$@"' _ "$timeout_s" \
+      "$((50 * timeout_s))" "$memsim" run "$out/s.yaml" \
       --set platform.memory.budget_ratio="$ratio" --set policy.recompute.heuristic=dtr --out "$out/run" -q \
       >/dev/null 2>"$out/err" || true
     read -r wall user sys _ < <(tail -1 "$out/time")
@@ -110,4 +114,4 @@ for n in 1000 10000; do
     fi
   done
 done
-echo "($(nproc) cores; $memsim; timeout ${timeout_s} s per run)"
+echo "($(nproc) cores; $memsim; at most ${timeout_s} CPU seconds per run; load average $(cut -d' ' -f1-3 /proc/loadavg))"
