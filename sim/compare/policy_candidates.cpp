@@ -28,7 +28,9 @@ YAML::Node bare_policy(const Scenario& base) {
 }
 
 std::string selection_of(const Scenario& base) {
-    return base.resolved["policy"]["swap"]["select"] ? base.policy.swap.select : std::string(kDefaultSelection);
+    const YAML::Node policy = base.resolved["policy"];
+    const bool named = policy && policy.IsMap() && policy["swap"] && policy["swap"].IsMap() && policy["swap"]["select"];
+    return named ? base.policy.swap.select : std::string(kDefaultSelection);
 }
 
 std::string heuristic_of(const Scenario& base) {

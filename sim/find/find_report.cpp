@@ -16,7 +16,7 @@ std::string cell(const nlohmann::json& summary, const std::string& field) {
     if (v.is_string()) return v.get<std::string>();
     if (v.is_number_unsigned() && field.size() > 6 && field.ends_with("_bytes"))
         return format_bytes_human(v.get<std::uint64_t>());
-    if (v.is_number_float()) return fmt::format("{:.4f}", v.get<double>());
+    if (v.is_number_float()) return fmt::format("{:.3f}", v.get<double>());
     return v.dump();
 }
 
