@@ -57,8 +57,9 @@ std::string report(const Scenario& base, const CompareOutcome& outcome) {
     for (const CompareRow& row : outcome.ranked) {
         const PointResult& r = row.result;
         const bool ok = r.status == "ok";
-        rows.push_back({ok ? std::to_string(++rank) : "-", row.candidate.label, r.status, field_cell(r, "time_ms", "{:.3f}"),
-                        field_cell(r, "overhead", "{:.3f}x"), bytes_cell(r, {"peak_bytes"}),
+        // A run that stopped has no iteration time: its clock says when it stopped.
+        rows.push_back({ok ? std::to_string(++rank) : "-", row.candidate.label, r.status,
+                        ok ? field_cell(r, "time_ms", "{:.3f}") : "-", ok ? field_cell(r, "overhead", "{:.3f}x") : "-", bytes_cell(r, {"peak_bytes"}),
                         bytes_cell(r, {"bytes_written", "bytes_read"}), field_cell(r, "recomputed_ops", "{:.0f}")});
     }
     std::vector<std::size_t> width(rows[0].size(), 0);
