@@ -62,15 +62,7 @@ std::string report(const Scenario& base, const CompareOutcome& outcome) {
                         ok ? field_cell(r, "time_ms", "{:.3f}") : "-", ok ? field_cell(r, "overhead", "{:.3f}x") : "-", bytes_cell(r, {"peak_bytes"}),
                         bytes_cell(r, {"bytes_written", "bytes_read"}), field_cell(r, "recomputed_ops", "{:.0f}")});
     }
-    std::vector<std::size_t> width(rows[0].size(), 0);
-    for (const auto& row : rows)
-        for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
-    for (const auto& row : rows) {
-        std::string line = " ";
-        for (std::size_t i = 0; i < row.size(); ++i) line += fmt::format(" {:<{}}", row[i], width[i]);
-        line.erase(line.find_last_not_of(' ') + 1);
-        out += line + "\n";
-    }
+    out += aligned_table(rows);
     out += "time_ms: simulated iteration time; moved: bytes written to and read from the disk; recomputed: operators re-run\n";
     for (const CompareRow& row : outcome.ranked)
         if (row.variants > 1)

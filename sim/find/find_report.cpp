@@ -50,15 +50,7 @@ std::string find_report(const FindRequest& request, const FindOutcome& outcome, 
         for (const std::string& c : columns) row.push_back(cell(p.summary, c));
         rows.push_back(row);
     }
-    std::vector<std::size_t> width(header.size(), 0);
-    for (const auto& row : rows)
-        for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
-    for (const auto& row : rows) {
-        std::string line = " ";
-        for (std::size_t i = 0; i < row.size(); ++i) line += fmt::format(" {:<{}}", row[i], width[i]);
-        line.erase(line.find_last_not_of(' ') + 1);
-        out += line + "\n";
-    }
+    out += aligned_table(rows);
 
     const std::size_t grid_points = static_cast<std::size_t>(std::count_if(
         s.points.begin(), s.points.end(), [](const SearchPoint& p) { return p.round == 0; }));
