@@ -40,9 +40,23 @@ std::string heuristic_of(const Scenario& base) {
 
 }  // namespace
 
+namespace {
+
+// The emitter's Flow applies to the outermost collection only; nodes built in code are
+// block style underneath unless told otherwise.
+void set_flow(YAML::Node node) {
+    if (!node.IsMap() && !node.IsSequence()) return;
+    node.SetStyle(YAML::EmitterStyle::Flow);
+    for (auto it = node.begin(); it != node.end(); ++it) set_flow(node.IsMap() ? it->second : *it);
+}
+
+}  // namespace
+
 std::string flow_yaml(const YAML::Node& node) {
+    YAML::Node copy = YAML::Clone(node);
+    set_flow(copy);
     YAML::Emitter out;
-    out << YAML::Flow << node;
+    out << copy;
     return out.c_str();
 }
 

@@ -53,7 +53,7 @@ double num(const std::map<std::string, std::string>& row, const std::string& key
 
 }  // namespace
 
-TEST_CASE("shipped: budget_tradeoff runs at every point; below 100% each policy fits its budget for more time") {
+TEST_CASE("shipped: budget_tradeoff runs at every point and below 100% each policy fits its budget for more time") {
     const auto rows = sweep_rows("budget_tradeoff", fresh_dir("tradeoff_budget"));
     REQUIRE(rows.size() == 24);
     for (const auto& row : rows) {
@@ -86,7 +86,7 @@ TEST_CASE("shipped: disk_speed_whatif: within the same 60% budget, every faster 
     CHECK(num(rows.back(), "time_ms") / kNoSwapMs == Approx(1.005).margin(0.001));    // 2 GB/s
 }
 
-TEST_CASE("shipped: swap_modes: each mode fits 60% of the peak; async overlaps and is the fastest") {
+TEST_CASE("shipped: swap_modes: each mode fits 60% of the peak and async overlaps and is the fastest") {
     const auto rows = sweep_rows("swap_modes", fresh_dir("tradeoff_modes"));
     REQUIRE(rows.size() == 3);
     std::map<std::string, double> time;

@@ -8,7 +8,7 @@
 
 using namespace memsim;
 
-TEST_CASE("find range: rates, sizes, times and plain numbers; integer when both ends are integers") {
+TEST_CASE("find range: rates, sizes, times and plain numbers are read and a key is integer when both ends are integers") {
     std::string unit;
     SearchAxis axis = parse_find_range("10MB/s..10GB/s", unit);
     CHECK(axis.lo == 1e7);
