@@ -68,9 +68,9 @@ TEST_CASE("compare: --policies picks families and unknown names and a scenario w
     CHECK(time_of(o.out, "swap sync (budget)") == "9439.649");
     CHECK_THAT(o.out, Catch::Contains("no policy") && Catch::Contains(" oom "));
 
-    const Outcome bad = run_memsim("compare scenarios/budget_tradeoff.yaml --policies DTR --out " + (dir / "bad").string());
+    const Outcome bad = run_memsim("compare scenarios/budget_tradeoff.yaml --policies dtrr --out " + (dir / "bad").string());
     CHECK(bad.code == 1);
-    CHECK_THAT(bad.err, Catch::Contains("--policies: unknown policy family 'DTR'") && Catch::Contains("did you mean 'dtr'?"));
+    CHECK_THAT(bad.err, Catch::Contains("--policies: unknown policy family 'dtrr'") && Catch::Contains("did you mean 'dtr'?"));
 
     const Outcome no_budget = run_memsim("compare scenarios/example.yaml --out " + (dir / "nb").string());
     CHECK(no_budget.code == 1);
