@@ -16,6 +16,9 @@ void register_info_command(CLI::App& app);
 void register_generate_command(CLI::App& app);
 // memsim trace: runs tools/trace (a PyTorch training iteration -> a DTR log).
 void register_trace_command(CLI::App& app);
+// memsim find / memsim compare (sim/find/, sim/compare/).
+void register_find_command(CLI::App& app);
+void register_compare_command(CLI::App& app);
 
 // Exit codes: 0 success; 1 an error (bad input, I/O, invariant violation);
 // 2 the simulation ran but the scenario failed (oom, thrash); its summary is written.

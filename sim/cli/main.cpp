@@ -19,6 +19,8 @@ int main(int argc, char** argv) {
     memsim::cli::register_merge_command(app);
     memsim::cli::register_plan_command(app);
     memsim::cli::register_trace_command(app);
+    memsim::cli::register_find_command(app);
+    memsim::cli::register_compare_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

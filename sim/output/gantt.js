@@ -273,7 +273,11 @@
     for (const v of niceTicks(t0 * unit.per_ms, t1 * unit.per_ms, Math.max(2, Math.floor((width - LEFT - RIGHT) / 110)))) {
       const x = X(v / unit.per_ms);
       el("line", {class: "grid", x1: x, x2: x, y1: TOP, y2: memBottom}, grid);
-      el("text", {class: "axis-label tick", x: x, y: memBottom + 14, "text-anchor": "middle"}, grid, String(+v.toPrecision(6)));
+      // A label centred on a tick near an edge would run into the memory axis's labels:
+      // it is aligned to the tick from the inside instead (about 3.6 px per half character).
+      const label = String(+v.toPrecision(6)), half = label.length * 3.6;
+      const anchor = x - half < LEFT ? "start" : x + half > width - RIGHT ? "end" : "middle";
+      el("text", {class: "axis-label tick", x: x, y: memBottom + 14, "text-anchor": anchor}, grid, label);
     }
     el("text", {class: "axis-label", x: width - RIGHT, y: memBottom + 30, "text-anchor": "end"}, grid, "simulated time (" + unit.name + ")");
 

@@ -1,5 +1,7 @@
 #include "sim/output/text_format.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "models/io/atomic_file.h"
@@ -40,5 +42,22 @@ std::string join_ints(const std::vector<int>& values, char separator) {
 }
 
 void write_text_file(const std::string& path, const std::string& text) { write_file_atomically(path, text); }
+
+std::string aligned_table(const std::vector<std::vector<std::string>>& rows) {
+    std::vector<std::size_t> width;
+    for (const auto& row : rows)
+        for (std::size_t i = 0; i < row.size(); ++i) {
+            if (width.size() <= i) width.push_back(0);
+            width[i] = std::max(width[i], row[i].size());
+        }
+    std::string out;
+    for (const auto& row : rows) {
+        std::string line = " ";
+        for (std::size_t i = 0; i < row.size(); ++i) line += fmt::format(" {:<{}}", row[i], width[i]);
+        line.erase(line.find_last_not_of(' ') + 1);
+        out += line + "\n";
+    }
+    return out;
+}
 
 }  // namespace memsim

@@ -16,6 +16,8 @@ std::string format_ms(double ms);
 std::string format_bytes_human(std::uint64_t bytes);
 // "3;4;7"
 std::string join_ints(const std::vector<int>& values, char separator);
+// Rows as left-aligned columns, each line indented by two spaces and without trailing blanks.
+std::string aligned_table(const std::vector<std::vector<std::string>>& rows);
 // Writes `text` to `path`, complete or not at all (models/io/atomic_file.h); throws naming the path.
 void write_text_file(const std::string& path, const std::string& text);
 

@@ -67,9 +67,7 @@ TEST_CASE("gantt chromium: no overlapping text in the shipped scenarios' charts 
 
 TEST_CASE("gantt chromium: no overlapping text for the README picture's run in a narrow window") {
     check_no_overlaps("readme_narrow",
-                      "run scenarios/example.yaml --set policy.swap.mode=async --set policy.swap.select=feature_maps "
-                      "--set policy.swap.prefetch=just_in_time --set platform.disk.bandwidth=100MB/s "
-                      "--set platform.memory.budget=12MiB",
+                      "run scenarios/swap_modes.yaml",  // as scripts/gantt_screenshot.sh runs it
                       "900,800");
 }
 

@@ -1,5 +1,5 @@
 """Slow tests (ctest label `slow`): every model of docs/tracing.md traces, and the shipped
-examples/traced/resnet18_b2.log is what `memsim trace` writes today, all but the times."""
+logs examples/traced/*.log are what `memsim trace` writes today, all but the times."""
 import json
 import os
 import subprocess
@@ -12,7 +12,12 @@ from tools.trace.tracer import trace
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 MEMSIM = os.environ.get("MEMSIM", os.path.join(REPO, "build", "memsim"))
-SHIPPED = os.path.join(REPO, "examples", "traced", "resnet18_b2.log")
+TRACED = os.path.join(REPO, "examples", "traced")
+# Each shipped log with the command line that wrote it.
+SHIPPED_LOGS = [
+    ("resnet18_b2.log", ["resnet18", "--batch", "2"]),
+    ("mobilenet_v2_b8.log", ["mobilenet_v2", "--batch", "8", "--input-shape", "3,96,96"]),
+]
 EXAMPLE = os.path.join(REPO, "tools", "trace", "examples", "language_models.py")
 
 # Item 4's models at batch 1 and small images (a ViT is built for the given size), so
@@ -49,18 +54,21 @@ class EveryModelTraces(unittest.TestCase):
 
 class ShippedLogIsPinned(unittest.TestCase):
     def test_retrace_matches_all_but_times(self):
-        with open(SHIPPED + ".meta.json") as f:
-            shipped_meta = json.load(f)
-        with tempfile.TemporaryDirectory() as d:
-            log = os.path.join(d, "resnet18_b2.log")
-            done = subprocess.run([MEMSIM, "trace", "resnet18", "--batch", "2", "--repeat", "1", "--no-rss", "--out", log],
-                                  cwd=REPO, capture_output=True, text=True)
-            self.assertEqual(done.returncode, 0, done.stderr)
-            self.assertEqual(without_times(log), without_times(SHIPPED))
-            with open(log + ".meta.json") as f:
-                meta = json.load(f)
-        self.assertEqual({k: v for k, v in meta.items() if k not in UNPINNED},
-                         {k: v for k, v in shipped_meta.items() if k not in UNPINNED})
+        for name, args in SHIPPED_LOGS:
+            with self.subTest(log=name):
+                shipped = os.path.join(TRACED, name)
+                with open(shipped + ".meta.json") as f:
+                    shipped_meta = json.load(f)
+                with tempfile.TemporaryDirectory() as d:
+                    log = os.path.join(d, name)
+                    done = subprocess.run([MEMSIM, "trace", *args, "--repeat", "1", "--no-rss", "--out", log],
+                                          cwd=REPO, capture_output=True, text=True)
+                    self.assertEqual(done.returncode, 0, done.stderr)
+                    self.assertEqual(without_times(log), without_times(shipped))
+                    with open(log + ".meta.json") as f:
+                        meta = json.load(f)
+                self.assertEqual({k: v for k, v in meta.items() if k not in UNPINNED},
+                                 {k: v for k, v in shipped_meta.items() if k not in UNPINNED})
 
 
 if __name__ == "__main__":
