@@ -23,5 +23,5 @@ TEST_CASE("golden: every shipped scenario has a golden folder and every golden f
     for (const fs::path& f : test::yaml_files_in(fs::path(MEMSIM_SOURCE_DIR) / "scenarios")) scenarios.insert(f.stem().string());
     for (const auto& e : fs::directory_iterator(test::golden_path("scenarios"))) goldens.insert(e.path().filename().string());
     CHECK(scenarios == goldens);
-    CHECK(scenarios.size() == 8);  // six on the example MLP and MobilenetV2, two on the traced resnet18 log
+    CHECK(scenarios.size() == 9);  // seven on the example MLP and MobilenetV2, two on the traced resnet18 log
 }
