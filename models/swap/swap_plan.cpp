@@ -5,13 +5,7 @@
 
 namespace memsim {
 
-namespace {
-
-struct Window {
-    TensorId tensor;
-    int out_op;  // last forward use
-    int in_op;   // first backward read (-1: none)
-};
+using Window = FeatureMapWindow;
 
 std::vector<Window> feature_map_windows(const Workload& w) {
     const int f = w.forward_end, n = static_cast<int>(w.ops.size());
@@ -37,7 +31,7 @@ std::vector<Window> feature_map_windows(const Workload& w) {
     return windows;
 }
 
-SwapPlan make_plan(const Workload& w, const std::vector<Window>& windows, const std::vector<char>& take) {
+SwapPlan plan_from_windows(const Workload& w, const std::vector<Window>& windows, const std::vector<char>& take) {
     const int n = static_cast<int>(w.ops.size());
     SwapPlan plan;
     plan.out_after.assign(n, {});
@@ -62,32 +56,59 @@ SwapPlan make_plan(const Workload& w, const std::vector<Window>& windows, const 
     return plan;
 }
 
-}  // namespace
+std::vector<std::int64_t> op_allocation_bytes(const Workload& w) {
+    std::vector<std::int64_t> bytes(w.ops.size(), 0);
+    for (std::size_t i = 0; i < w.ops.size(); ++i) {
+        const Op& op = w.ops[i];
+        for (TensorId t : op.arrivals) bytes[i] += static_cast<std::int64_t>(w.tensors[t].bytes);
+        for (TensorId t : op.outputs) bytes[i] += static_cast<std::int64_t>(w.tensors[t].bytes);
+        for (const ScratchEvent& e : op.scratch)
+            if (e.alloc) bytes[i] += static_cast<std::int64_t>(w.tensors[e.tensor].bytes);
+    }
+    return bytes;
+}
+
+std::vector<std::int64_t> live_bytes_during(const Workload& w) {
+    const int n = static_cast<int>(w.ops.size());
+    const auto alloc = op_allocation_bytes(w);
+    std::vector<std::int64_t> during(n, 0);
+    std::int64_t live = 0;
+    for (TensorId t : w.initial_tensors()) live += static_cast<std::int64_t>(w.tensors[t].bytes);
+    for (int i = 0; i < n; ++i) {
+        const Op& op = w.ops[i];
+        std::int64_t scratch = 0;
+        for (const ScratchEvent& e : op.scratch)
+            if (e.alloc) scratch += static_cast<std::int64_t>(w.tensors[e.tensor].bytes);
+        during[i] = live + alloc[i];
+        live += alloc[i] - scratch;  // scratch is gone by the op's end
+        for (TensorId t : op.release) live -= static_cast<std::int64_t>(w.tensors[t].bytes);
+    }
+    return during;
+}
+
+std::vector<std::int64_t> planned_live_during(const Workload& w, const SwapPlan& plan) {
+    const int n = static_cast<int>(w.ops.size());
+    auto during = live_bytes_during(w);
+    std::vector<int> out_op(w.tensors.size(), -1), in_op(w.tensors.size(), n);
+    for (int i = 0; i < n && i < static_cast<int>(plan.out_after.size()); ++i)
+        for (TensorId t : plan.out_after[i]) out_op[t] = i;
+    for (int i = 0; i < n && i < static_cast<int>(plan.in_for.size()); ++i)
+        for (TensorId t : plan.in_for[i]) in_op[t] = i;
+    for (TensorId t : plan.selected)
+        if (out_op[t] >= 0)
+            for (int i = out_op[t] + 1; i < in_op[t]; ++i) during[i] -= static_cast<std::int64_t>(w.tensors[t].bytes);
+    return during;
+}
 
 SwapPlan plan_feature_maps(const Workload& w) {
     const auto windows = feature_map_windows(w);
-    return make_plan(w, windows, std::vector<char>(windows.size(), 1));
+    return plan_from_windows(w, windows, std::vector<char>(windows.size(), 1));
 }
 
 SwapPlan plan_budget(const Workload& w, std::uint64_t budget) {
     const auto windows = feature_map_windows(w);
     const int n = static_cast<int>(w.ops.size());
-    // Live bytes during each op (after its allocations, before its frees).
-    std::vector<std::int64_t> during(n, 0), delta(n + 1, 0);
-    {
-        std::int64_t live = 0;
-        for (TensorId t : w.initial_tensors()) live += static_cast<std::int64_t>(w.tensors[t].bytes);
-        for (int i = 0; i < n; ++i) {
-            const Op& op = w.ops[i];
-            for (TensorId t : op.arrivals) live += static_cast<std::int64_t>(w.tensors[t].bytes);
-            for (TensorId t : op.outputs) live += static_cast<std::int64_t>(w.tensors[t].bytes);
-            std::int64_t scratch = 0;
-            for (const ScratchEvent& e : op.scratch)
-                if (e.alloc) scratch += static_cast<std::int64_t>(w.tensors[e.tensor].bytes);
-            during[i] = live + scratch;
-            for (TensorId t : op.release) live -= static_cast<std::int64_t>(w.tensors[t].bytes);
-        }
-    }
+    std::vector<std::int64_t> during = live_bytes_during(w);
     // Compute time prefix sums for idle time in ms.
     std::vector<double> time_before(n + 1, 0.0);
     for (int i = 0; i < n; ++i) time_before[i + 1] = time_before[i] + w.ops[i].cost_ms;
@@ -119,7 +140,7 @@ SwapPlan plan_budget(const Workload& w, std::uint64_t budget) {
         auto [from, to] = absent_range(windows[best]);
         for (int i = from; i < to; ++i) during[i] -= static_cast<std::int64_t>(w.tensors[windows[best].tensor].bytes);
     }
-    return make_plan(w, windows, take);
+    return plan_from_windows(w, windows, take);
 }
 
 SwapPlan empty_swap_plan(const Workload& w) {

@@ -17,6 +17,28 @@ struct SwapPlan {
     std::uint64_t selected_bytes = 0;
 };
 
+// A feature map's swap window: written after op `out_op` (its last forward use), read
+// back for op `in_op` (its first backward read; -1: none).
+struct FeatureMapWindow {
+    TensorId tensor;
+    int out_op;
+    int in_op;
+};
+
+// Every feature map's window, in the reference's order (op F-1 down to 0, inputs then
+// outputs).
+std::vector<FeatureMapWindow> feature_map_windows(const Workload& w);
+// The plan that swaps the windows marked in `take` (same size as `windows`).
+SwapPlan plan_from_windows(const Workload& w, const std::vector<FeatureMapWindow>& windows, const std::vector<char>& take);
+
+// Bytes each op allocates when it starts (arrivals, outputs, scratch).
+std::vector<std::int64_t> op_allocation_bytes(const Workload& w);
+// Live bytes during each op (after its allocations, before its frees), nothing swapped.
+std::vector<std::int64_t> live_bytes_during(const Workload& w);
+// The same under a plan, its writes and reads taken as instantaneous: a swapped tensor
+// is absent from the op after its swap-out to the op that reads it back.
+std::vector<std::int64_t> planned_live_during(const Workload& w, const SwapPlan& plan);
+
 // The reference rule: every feature map goes out right after the last forward op that
 // touches it (inputs first, then outputs, in op order) and comes back for the first
 // backward op that reads it.

@@ -83,14 +83,23 @@ void DiskQueue::stop() {
     clock_.notify();
 }
 
+double DiskQueue::backlog_ms() const { return std::max(0.0, free_pred_ms_ - clock_.now()); }
+
 double DiskQueue::read_ms(std::uint64_t bytes) const {
     return spec_.read_latency_ms + static_cast<double>(bytes) * read_ms_per_byte_;
 }
 
+double DiskQueue::write_ms(std::uint64_t bytes) const {
+    return spec_.write_latency_ms + static_cast<double>(bytes) * write_ms_per_byte_;
+}
+
+double DiskQueue::completion_if_enqueued_ms(bool write, std::uint64_t bytes, double at_ms) const {
+    const double start = std::max(at_ms, clock_.now() + backlog_ms());
+    return start + (write ? write_ms(bytes) : read_ms(bytes));
+}
+
 double DiskQueue::round_trip_ms(std::uint64_t bytes) const {
-    const double queue_ms = std::max(0.0, free_pred_ms_ - clock_.now());
-    const double b = static_cast<double>(bytes);
-    return queue_ms + b * (write_ms_per_byte_ + read_ms_per_byte_) + spec_.write_latency_ms + spec_.read_latency_ms;
+    return completion_if_enqueued_ms(true, bytes, clock_.now()) - clock_.now() + read_ms(bytes);
 }
 
 }  // namespace memsim

@@ -46,9 +46,17 @@ public:
     void stop();   // a stopped or finished run: drop what is queued, let the actor end
 
     [[nodiscard]] bool idle() const { return live_ == 0 && !busy_; }
+    // The queue's own predictions, from what is queued and in flight now (every request
+    // costs its latency plus bytes over the direction's bandwidth, as served).
     [[nodiscard]] double free_at_ms() const { return free_pred_ms_; }  // predicted end of the queue
-    [[nodiscard]] double read_ms(std::uint64_t bytes) const;
-    // Wait until the queue drains, then a write and a read of `bytes` (hybrid's estimate).
+    [[nodiscard]] double backlog_ms() const;                           // from now until it drains
+    [[nodiscard]] double read_ms(std::uint64_t bytes) const;           // one read, served alone
+    [[nodiscard]] double write_ms(std::uint64_t bytes) const;          // one write, served alone
+    // When a request of `bytes` enqueued at `at_ms` (>= now) would complete, behind
+    // everything queued now.
+    [[nodiscard]] double completion_if_enqueued_ms(bool write, std::uint64_t bytes, double at_ms) const;
+    // A swap-out enqueued now, waited for, and its read later on demand: the backlog,
+    // the write and the read (what an eviction to disk costs the GPU stream).
     [[nodiscard]] double round_trip_ms(std::uint64_t bytes) const;
 
 private:

@@ -40,7 +40,7 @@ public:
                tensors_, memory_, io_, swap_, disk_, clock_, result_.log, result_.summary) {
         memory_.connect(&io_, &view_);
         swap_.connect(&gpu_);
-        if (swap_.moves_tensors()) swap_.set_plan((c.hybrid ? make_no_selection() : std::move(selection))->plan(w, c.budget));
+        if (swap_.moves_tensors()) swap_.set_plan((c.hybrid ? make_hybrid_selection() : std::move(selection))->plan(w, selection_inputs(c)));
     }
 
     RunResult run() {
@@ -64,6 +64,11 @@ public:
     }
 
 private:
+    static SelectionInputs selection_inputs(const RunConfig& c) {
+        const DiskSpec& d = c.platform.disk;
+        return {c.budget, {d.read_bytes_per_s, d.write_bytes_per_s, d.read_latency_ms, d.write_latency_ms}, c.platform.gpu_speed_scale};
+    }
+
     // Who picks forced evictions and where they go: a recompute heuristic picks first;
     // otherwise the selection's victim rule, whose victims go to disk.
     static EvictionPolicy eviction_policy(const RunConfig& c, const SwapSelection& selection, const SwapMode& mode) {

@@ -67,6 +67,7 @@ public:
     [[nodiscard]] const PolicyView& view() const { return *view_; }
     [[nodiscard]] const Allocator& allocator() const { return *allocator_; }
     [[nodiscard]] bool fits(std::uint64_t bytes) const { return !budget_ || allocator_->footprint_if_allocated(bytes) <= *budget_; }
+    [[nodiscard]] std::optional<std::uint64_t> budget() const { return budget_; }
     [[nodiscard]] std::uint64_t live_bytes() const { return live_bytes_; }
     [[nodiscard]] std::uint64_t live_peak() const { return live_peak_; }
     [[nodiscard]] const HybridTally& hybrid_tally() const { return hybrid_; }

@@ -66,9 +66,43 @@ void SwapScheduler::prefetch(int op) {
     if (next_group_ < op) next_group_ = op;
     prefetch_->begin(read_queue_, op);
     while (next_group_ < n && prefetch_->issue_now(read_queue_, op, next_group_)) {
-        issue_reads(next_group_, op);
+        issue_prefetch(next_group_, op);
         ++next_group_;
     }
+}
+
+void SwapScheduler::issue_prefetch(int consumer, int at_op) {
+    if (reference_forward_end_) return issue_reads(consumer, at_op);  // the reference's rule
+    for (TensorId t : plan_.in_for[consumer]) {
+        const TensorState& st = tensors_[t];
+        if (st.where == Where::Resident && st.writing && !st.keep_resident) io_.use_in_place(t, at_op);
+        else io_.swap_in_now(t, at_op);
+    }
+}
+
+void ReadQueueView::plan_changed() {
+    planned_during_ = memsim::planned_live_during(w_, plan_);
+    op_alloc_ = memsim::op_allocation_bytes(w_);
+}
+
+double ReadQueueView::group_read_ms_later(int consumer) const {
+    double ms = 0;
+    for (TensorId t : plan_.in_for[consumer]) {
+        const TensorState& st = tensors_[t];
+        if ((st.where == Where::OnDisk && !st.reading) || (st.writing && !st.keep_resident)) ms += disk_.read_ms(w_.tensors[t].bytes);
+    }
+    return ms;
+}
+
+// A tensor still being written counts: keeping it gives up the free its write would
+// bring, which the memory prediction may be counting on.
+std::uint64_t ReadQueueView::group_bytes(int consumer) const {
+    std::uint64_t bytes = 0;
+    for (TensorId t : plan_.in_for[consumer]) {
+        const TensorState& st = tensors_[t];
+        if ((st.where == Where::OnDisk && !st.reading) || (st.writing && !st.keep_resident)) bytes += w_.tensors[t].bytes;
+    }
+    return bytes;
 }
 
 double ReadQueueView::group_read_ms(int consumer) const {

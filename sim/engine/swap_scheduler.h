@@ -24,12 +24,21 @@ public:
         : w_(w), tensors_(tensors), memory_(memory), disk_(disk), clock_(clock), plan_(plan), speed_(gpu_speed_scale) {}
 
     double now_ms() const override { return clock_.now(); }
+    int op_count() const override { return static_cast<int>(w_.ops.size()); }
     double op_ms(int op) const override { return w_.ops[op].cost_ms / speed_; }
     double compute_between(int from, int to) const override { return tensors_.compute_between(from, to); }
     bool disk_idle() const override { return disk_.idle(); }
     double disk_free_at_ms() const override { return disk_.free_at_ms(); }
     double group_read_ms(int consumer) const override;
     bool group_fits(int consumer) const override;
+    double group_read_ms_later(int consumer) const override;
+    std::uint64_t group_bytes(int consumer) const override;
+    std::uint64_t live_bytes() const override { return memory_.live_bytes(); }
+    std::uint64_t live_peak_bytes() const override { return memory_.live_peak(); }
+    std::optional<std::uint64_t> budget_bytes() const override { return memory_.budget(); }
+    std::int64_t planned_live_during(int op) const override { return planned_during_[op]; }
+    std::int64_t op_allocation_bytes(int op) const override { return op_alloc_[op]; }
+    void plan_changed();  // the plan's memory profile, recomputed
 
 private:
     const Workload& w_;
@@ -39,6 +48,7 @@ private:
     const Clock& clock_;
     const SwapPlan& plan_;
     double speed_;
+    std::vector<std::int64_t> planned_during_, op_alloc_;
 };
 
 class SwapScheduler final : public SwapActions {
@@ -49,7 +59,10 @@ public:
     void connect(GpuStream* gpu) { gpu_ = gpu; }
     [[nodiscard]] bool moves_tensors() const { return mode_->moves_tensors(); }
     [[nodiscard]] const SwapPlan& plan() const { return plan_; }
-    void set_plan(SwapPlan plan) { plan_ = std::move(plan); }
+    void set_plan(SwapPlan plan) {
+        plan_ = std::move(plan);
+        read_queue_.plan_changed();
+    }
     void before_op(int op);
     void after_op(int op);
 
@@ -63,6 +76,10 @@ public:
     void free_finished_writes(int at_op) override { io_.free_finished_writes(at_op); }
     void make_inputs_resident(int op) override;
     void prefetch(int op) override;
+    // A prefetched group under the simulated semantics: reads of tensors on disk, and a
+    // tensor still being written is kept (its queued write dropped, one in flight frees
+    // nothing): it is needed soon, and keeping it costs the memory its read would.
+    void issue_prefetch(int consumer, int at_op);
     bool free_pending_writes_at_forward_end() override;
 
 private:

@@ -52,7 +52,7 @@ struct PlatformSpec {
 // policy.swap.prefetch: a rule of the prefetch table (models/swap/prefetch/) and its
 // parameter, if the rule takes one.
 struct PrefetchSpec {
-    std::string rule = "eager";
+    std::string rule = "budget";  // models/swap/prefetch/prefetch_rules.cpp
     int lead_ops = 0;
     double lead_ms = 0.0;
 };

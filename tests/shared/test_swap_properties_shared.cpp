@@ -31,7 +31,7 @@ TEST_CASE("shared: swapping never beats compute and sync pays for every byte on 
             INFO(model << " " << mode);
             const Summary s = run(w, "{allocator: os, swap: {mode: " + mode + "}}");
             REQUIRE(s.status == "ok");
-            CHECK(s.time_ms >= s.compute_ms);
+            CHECK(s.time_ms >= s.compute_ms * (1 - 1e-12));  // the clock and compute_ms sum in different orders
             CHECK(s.time_ms == Approx(s.compute_ms + s.stall_ms).epsilon(1e-9));
             const double io_ms = static_cast<double>(s.bytes_written + s.bytes_read) / bytes_per_ms;
             if (mode == "sync") {

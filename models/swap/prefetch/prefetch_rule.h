@@ -5,7 +5,10 @@
 // compute ahead; it owns no engine state. One rule per file, found from the table below.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -19,12 +22,25 @@ class PrefetchView {
 public:
     virtual ~PrefetchView() = default;
     [[nodiscard]] virtual double now_ms() const = 0;
+    [[nodiscard]] virtual int op_count() const = 0;
     [[nodiscard]] virtual double op_ms(int op) const = 0;                  // op's compute time on this GPU
     [[nodiscard]] virtual double compute_between(int from, int to) const = 0;  // start of `from` to start of `to`
     [[nodiscard]] virtual bool disk_idle() const = 0;                      // nothing queued or in flight
     [[nodiscard]] virtual double disk_free_at_ms() const = 0;              // the queue's own prediction
     [[nodiscard]] virtual double group_read_ms(int consumer) const = 0;    // its reads, if issued alone
     [[nodiscard]] virtual bool group_fits(int consumer) const = 0;         // its reads fit the budget now
+    // Its reads if issued later: also those of tensors still being written (their write
+    // may end first); the disk queue's own per-read prediction.
+    [[nodiscard]] virtual double group_read_ms_later(int consumer) const = 0;
+    [[nodiscard]] virtual std::uint64_t group_bytes(int consumer) const = 0;  // what issuing it holds (reads, kept writes)
+    // Memory: in use now, the run's peak so far, the budget.
+    [[nodiscard]] virtual std::uint64_t live_bytes() const = 0;
+    [[nodiscard]] virtual std::uint64_t live_peak_bytes() const = 0;
+    [[nodiscard]] virtual std::optional<std::uint64_t> budget_bytes() const = 0;
+    // The plan's live bytes during op `op` (writes and reads instantaneous, no prefetch)
+    // and what op `op` itself allocates when it starts.
+    [[nodiscard]] virtual std::int64_t planned_live_during(int op) const = 0;
+    [[nodiscard]] virtual std::int64_t op_allocation_bytes(int op) const = 0;
 };
 
 class PrefetchRule {
@@ -57,6 +73,25 @@ using PrefetchRow = PolicyRow<PrefetchFactory>;
 std::span<const PrefetchRow> prefetch_rules();
 // The name as a scenario writes it: "eager", "lead_ops: N", "lead_ms: T".
 std::string prefetch_usage(const PrefetchRow& row);
+
+// Budget-aware admission of early reads (the budget and just_in_time rules): a group
+// issued at op `op` for op `group` holds its bytes over ops op..group-1 on top of what
+// the plan has in use then. The in-use bytes over that span are predicted from now on:
+// what is in use now, plus the plan's growth since op `op` (its own allocations
+// included), minus the early groups already issued that their consumers take over by
+// then. A group is admitted when that prediction plus its bytes stays under the cap at
+// every op of the span (and its bytes fit the budget now): so an early read never
+// forces an eviction by the plan's account. The cap is the budget, else the run's
+// in-use peak so far (prefetching never raises the peak the run already has).
+class PrefetchMemoryGuard {
+public:
+    void begin(int op) { outstanding_.erase(outstanding_.begin(), outstanding_.upper_bound(op)); }
+    [[nodiscard]] bool admits(const PrefetchView& view, int op, int group) const;
+    void issued(int group, std::uint64_t bytes) { outstanding_[group] += bytes; }
+
+private:
+    std::map<int, std::uint64_t> outstanding_;  // early groups issued, by consumer op
+};
 
 // A read not yet issued must also fit the budget, except the current op's own reads
 // (they are needed now; the allocation waits or evicts).

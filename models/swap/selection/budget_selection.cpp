@@ -9,7 +9,7 @@ namespace {
 
 class BudgetSelection final : public SwapSelection {
 public:
-    SwapPlan plan(const Workload& w, std::optional<std::uint64_t> budget) const override { return plan_budget(w, *budget); }
+    SwapPlan plan(const Workload& w, const SelectionInputs& in) const override { return plan_budget(w, *in.budget); }
     bool needs_budget() const override { return true; }
     std::unique_ptr<VictimRule> victim_rule() const override { return make_victim_rule("budget"); }
 };

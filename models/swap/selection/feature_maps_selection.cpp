@@ -7,7 +7,7 @@ namespace {
 
 class FeatureMapsSelection final : public SwapSelection {
 public:
-    SwapPlan plan(const Workload& w, std::optional<std::uint64_t> /*budget*/) const override { return plan_feature_maps(w); }
+    SwapPlan plan(const Workload& w, const SelectionInputs& /*in*/) const override { return plan_feature_maps(w); }
 };
 
 }  // namespace

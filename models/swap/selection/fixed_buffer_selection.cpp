@@ -8,7 +8,7 @@ namespace {
 
 class FixedBufferSelection final : public SwapSelection {
 public:
-    SwapPlan plan(const Workload& w, std::optional<std::uint64_t> /*budget*/) const override { return empty_swap_plan(w); }
+    SwapPlan plan(const Workload& w, const SelectionInputs& /*in*/) const override { return empty_swap_plan(w); }
     bool needs_budget() const override { return true; }
     std::unique_ptr<VictimRule> victim_rule() const override { return make_victim_rule("fixed_buffer"); }
     bool spills_heuristic_victims() const override { return true; }

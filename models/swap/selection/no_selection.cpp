@@ -7,7 +7,7 @@ namespace {
 
 class NoSelection final : public SwapSelection {
 public:
-    SwapPlan plan(const Workload& w, std::optional<std::uint64_t> /*budget*/) const override { return empty_swap_plan(w); }
+    SwapPlan plan(const Workload& w, const SelectionInputs& /*in*/) const override { return empty_swap_plan(w); }
 };
 
 }  // namespace

@@ -16,10 +16,25 @@
 
 namespace memsim {
 
+// The platform's disk as a selection sees it (bandwidth-aware selections time the I/O).
+struct DiskRates {
+    double read_bytes_per_s = 0;
+    double write_bytes_per_s = 0;
+    double read_latency_ms = 0;
+    double write_latency_ms = 0;
+};
+
+// What a selection plans from besides the workload.
+struct SelectionInputs {
+    std::optional<std::uint64_t> budget;
+    DiskRates disk;
+    double gpu_speed_scale = 1.0;
+};
+
 class SwapSelection {
 public:
     virtual ~SwapSelection() = default;
-    [[nodiscard]] virtual SwapPlan plan(const Workload& w, std::optional<std::uint64_t> budget) const = 0;
+    [[nodiscard]] virtual SwapPlan plan(const Workload& w, const SelectionInputs& in) const = 0;
     [[nodiscard]] virtual bool needs_budget() const { return false; }
     // Picks run-time swap-outs when no recompute heuristic does (nullptr: none).
     [[nodiscard]] virtual std::unique_ptr<VictimRule> victim_rule() const { return nullptr; }
@@ -30,7 +45,11 @@ public:
 using SwapSelectionRow = PolicyRow<std::unique_ptr<SwapSelection> (*)()>;
 
 std::span<const SwapSelectionRow> swap_selections();
-// No static selection (policy.hybrid: every swap-out is an eviction decision).
+// No static selection: an empty plan.
 std::unique_ptr<SwapSelection> make_no_selection();
+// The hybrid's static plan (policy.hybrid): the hideable selection limited to swaps the
+// disk hides entirely, when they alone meet the budget (hideable_selection.cpp);
+// otherwise empty, and every eviction is swapped or dropped at run time.
+std::unique_ptr<SwapSelection> make_hybrid_selection();
 
 }  // namespace memsim

@@ -8,6 +8,7 @@ namespace memsim {
 std::unique_ptr<SwapSelection> make_feature_maps_selection();   // feature_maps_selection.cpp
 std::unique_ptr<SwapSelection> make_budget_selection();         // budget_selection.cpp
 std::unique_ptr<SwapSelection> make_fixed_buffer_selection();   // fixed_buffer_selection.cpp
+std::unique_ptr<SwapSelection> make_hideable_selection();       // hideable_selection.cpp
 
 namespace {
 
@@ -18,6 +19,8 @@ const std::array kSelections{
                      make_budget_selection},
     SwapSelectionRow{"fixed_buffer", "nothing planned: what does not fit is swapped on demand (the reference's DXR rule)",
                      make_fixed_buffer_selection},
+    SwapSelectionRow{"hideable", "feature maps whose I/O the disk can hide, most memory per ms of exposed I/O first",
+                     make_hideable_selection},
 };
 
 }  // namespace

@@ -26,7 +26,19 @@ struct FakeQueue final : PrefetchView {
     bool idle = true;
     std::map<int, double> op_ms_of, read_ms;
     std::map<int, bool> fits;
+    std::map<int, std::uint64_t> bytes;
+    std::map<int, std::int64_t> during, alloc;
+    std::uint64_t live = 0, peak = 0;
+    std::optional<std::uint64_t> budget;
     double now_ms() const override { return now; }
+    int op_count() const override { return 9; }
+    double group_read_ms_later(int consumer) const override { return read_ms.at(consumer); }
+    std::uint64_t group_bytes(int consumer) const override { return bytes.count(consumer) ? bytes.at(consumer) : 0; }
+    std::uint64_t live_bytes() const override { return live; }
+    std::uint64_t live_peak_bytes() const override { return peak; }
+    std::optional<std::uint64_t> budget_bytes() const override { return budget; }
+    std::int64_t planned_live_during(int op) const override { return during.at(op); }
+    std::int64_t op_allocation_bytes(int op) const override { return alloc.at(op); }
     double op_ms(int op) const override { return op_ms_of.at(op); }
     double compute_between(int from, int to) const override {
         double ms = 0;
@@ -92,6 +104,53 @@ TEST_CASE("prefetch rules: eager, lead_ops, lead_ms and just_in_time on a hand-s
     q.fits[4] = false;
     q.fits[6] = false;
     CHECK(issued(*make_rule("eager"), q, 4, 8) == 2);
+}
+
+TEST_CASE("prefetch rules: just_in_time sees the chain: a big read behind a small one makes both urgent") {
+    // Ops 4..8, 2 ms each, now 10, disk free. Group 5 reads nothing, group 6 reads 8 ms
+    // (needed at 14), 7 and 8 nothing. Latest starts, back from the end: L8 = 18, L7 = 16,
+    // L6 = 14 - 8 = 6, L5 = min(12, 6) - 0 = 6. Waiting for the next start (12) misses
+    // L5 and L6: groups 4, 5 and 6 now; 7 can wait (12 <= 16). Judging group 5 alone
+    // (it would arrive at 12, in time) would have ended the round there.
+    FakeQueue q;
+    for (int k = 4; k <= 8; ++k) q.op_ms_of[k] = 2.0, q.read_ms[k] = 0.0;
+    q.read_ms[6] = 8.0;
+    q.free_at = 10;
+    CHECK(issued(*make_rule("just_in_time"), q, 4, 8) == 3);
+}
+
+TEST_CASE("prefetch rules: budget issues in order of need while the predicted in-use bytes stay under the cap") {
+    // At op 4: 600 B in use; the plan has 700, 800, 650, 900 B in use during ops 4..7, op 4
+    // allocating 100 (so 600 before it: no deviation). Groups 5..8 allocate 100, 150, 50, 300.
+    // Budget 1000. Group 5: during op 4, 700 + 100 = 800: issued (in use 700). Group 6:
+    // op 4: 100 + 700 + 150 = 950; op 5: 100 + 800 - 100 (group 5 taken over) + 150 = 950:
+    // issued (850). Group 7: 250 + 700 + 50 = 1000, 250 + 800 - 100 + 50 = 1000, 250 + 650 -
+    // 250 + 50 = 700: issued (900). Group 8: 300 + 700 + 300 = 1300 > 1000: waits.
+    FakeQueue q;
+    for (int k = 4; k <= 8; ++k) q.op_ms_of[k] = 2.0, q.read_ms[k] = 1.0;
+    q.during = {{4, 700}, {5, 800}, {6, 650}, {7, 900}};
+    q.alloc = {{4, 100}, {5, 0}, {6, 0}, {7, 0}};
+    q.bytes = {{5, 100}, {6, 150}, {7, 50}, {8, 300}};
+    q.live = 600;
+    q.budget = 1000;
+    auto rule = make_rule("budget");
+    auto round = [&](std::uint64_t live) {
+        q.live = live;
+        rule->begin(q, 4);
+        int group = 4;
+        while (group <= 8 && rule->issue_now(q, 4, group)) q.live += q.bytes[group], ++group;
+        return group - 4;
+    };
+    CHECK(round(600) == 4);
+    // No budget: the cap is the run's peak so far (900): group 6 would reach 950.
+    q.budget.reset();
+    q.peak = 900;
+    rule = make_rule("budget");
+    CHECK(round(600) == 2);
+    // Its own reads always go, whatever the memory.
+    q.peak = 0;
+    rule = make_rule("budget");
+    CHECK(round(600) == 1);
 }
 
 TEST_CASE("prefetch rules: the reference rule issues while the disk is idle, then only what ends before the op") {

@@ -1,0 +1,30 @@
+// budget (the default under async): reads are issued in order of need, each as early
+// as the memory cap allows (PrefetchMemoryGuard in prefetch_rule.h: the budget, else the
+// run's in-use peak so far), so that an early read never pushes the predicted in-use
+// memory over the cap and never forces an eviction that is then read back.
+#include "models/swap/prefetch/prefetch_rule.h"
+
+namespace memsim {
+
+namespace {
+
+class BudgetPrefetch final : public PrefetchRule {
+public:
+    void begin(const PrefetchView& /*view*/, int op) override { guard_.begin(op); }
+
+    bool issue_now(const PrefetchView& view, int op, int group) override {
+        if (group == op) return true;
+        if (!guard_.admits(view, op, group)) return false;
+        guard_.issued(group, view.group_bytes(group));
+        return true;
+    }
+
+private:
+    PrefetchMemoryGuard guard_;
+};
+
+}  // namespace
+
+std::unique_ptr<PrefetchRule> make_budget_prefetch(const PrefetchParams&) { return std::make_unique<BudgetPrefetch>(); }
+
+}  // namespace memsim

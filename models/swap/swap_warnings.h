@@ -1,0 +1,41 @@
+// Swap-specific warnings for a finished run: facts a user would otherwise miss in the
+// numbers (a run that "swaps" and saves nothing, writes thrown away, an async schedule
+// slower than its serial one, a prefetch rule that cannot act). A pure function of the
+// configuration and the run's counters; the summary writer shows what it returns.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace memsim {
+
+struct SwapWarningInputs {
+    // Configuration.
+    bool swaps = false;         // the swap mode moves tensors (policy.swap.mode != none)
+    bool async = false;         // reads are issued by the prefetch rule (async mode)
+    bool prefetch_set = false;  // the scenario names policy.swap.prefetch
+    double read_bytes_per_s = 0, write_bytes_per_s = 0;  // platform.disk
+    double read_latency_ms = 0, write_latency_ms = 0;
+    // The run.
+    std::uint64_t no_swap_live_peak_bytes = 0;  // the workload's live peak with nothing swapped
+    std::uint64_t live_peak_bytes = 0;
+    std::uint64_t swapped_tensors = 0;          // the selection's tensors
+    std::uint64_t selected_bytes = 0;           // their bytes
+    std::uint64_t cancelled_writes = 0;
+    std::uint64_t bytes_written = 0;
+    std::uint64_t evictions = 0;                // on-demand swap-outs (their writes and reads are extra)
+    double time_ms = 0, compute_ms = 0;
+};
+
+// In this order, when they apply:
+// - "prefetch has no effect: ..." the scenario names a prefetch rule but the mode is not async;
+// - "swapping saved no memory: ..." tensors were selected but the live peak is not below
+//   the no-swap live peak;
+// - "N of M swap-outs were cancelled: ..." writes dropped because their tensor was needed first;
+// - "async is slower than sync would be: ..." the async time exceeds compute plus every
+//   planned write and read done one after another (what sync spends on this selection
+//   when nothing is evicted on demand, so only checked when evictions == 0).
+std::vector<std::string> swap_warnings(const SwapWarningInputs& in);
+
+}  // namespace memsim

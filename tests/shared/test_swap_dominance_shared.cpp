@@ -1,0 +1,121 @@
+// The swap policies do not contradict themselves (issue 14; docs/swap.md, "Dominance"),
+// on MobilenetV2 batch 4 (os allocator), simulated semantics: the four measured
+// contradictions, and the dominance properties on a small grid (the full grid:
+// scripts/swap_dominance.sh).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+
+#include "models/workload/mnn_profile.h"
+#include "sim/scenario/scenario.h"
+#include "sim/simulation.h"
+#include "shared_data.h"
+
+using namespace memsim;
+using namespace memsim::test;
+
+namespace {
+
+const char* kPhone = "{bandwidth: 104094472B/4.452s}";
+const char* kSamsung = "{write_bandwidth: 315.22MiB/s, read_bandwidth: 797.91MiB/s}";
+const char* kNvme = "{bandwidth: 3.2GB/s, read_latency: 12us, write_latency: 16us}";
+
+Summary run(const Workload& w, const std::string& disk, const std::string& memory, const std::string& policy) {
+    const Scenario s =
+        parse_scenario("workload: {synthetic: mlp}\nplatform: {disk: " + disk + memory + "}\npolicy: " + policy + "\n", "test");
+    return simulate(w, s).summary;
+}
+
+const Workload& mobilenet() {
+    static const Workload w = load_mnn_profile(shared_profile("MobilenetV2"), 4);
+    return w;
+}
+
+std::string ratio(double r) { return ", memory: {budget_ratio: " + std::to_string(r) + "}"; }
+
+}  // namespace
+
+TEST_CASE("shared: async with the budget prefetch beats sync at 60% on the phone disk, with no eviction") {
+    // Was 32311.009 ms (eager) against 22866.489 ms (sync): eager reads pushed 9 tensors
+    // out again. Now 20487.3 ms, nothing evicted or cancelled.
+    const Workload& w = mobilenet();
+    const Summary sync = run(w, kPhone, ratio(0.6), "{allocator: os, swap: {mode: sync, select: budget}}");
+    const Summary async = run(w, kPhone, ratio(0.6), "{allocator: os, swap: {mode: async, select: budget}}");
+    CHECK(sync.time_ms == Approx(22866.489).margin(1e-3));
+    CHECK(async.time_ms == Approx(20487.3).margin(0.1));
+    CHECK(async.evictions == 0);
+    CHECK(async.details.at("cancelled_writes") == 0);
+    CHECK(async.peak_bytes <= 350887471u);
+}
+
+TEST_CASE("shared: just_in_time is at least as good as every fixed lead on the Samsung disk") {
+    // Feature maps, async, no budget. Was 1.147x the compute time against 1.002x for lead_ops: 50.
+    const Workload& w = mobilenet();
+    const auto time = [&](const std::string& prefetch) {
+        return run(w, kSamsung, "", "{allocator: os, swap: {mode: async, select: feature_maps, prefetch: " + prefetch + "}}").time_ms;
+    };
+    const double jit = time("just_in_time");
+    CHECK(jit == Approx(w.compute_ms()).epsilon(1e-9));
+    for (const char* lead : {"{lead_ops: 0}", "{lead_ops: 5}", "{lead_ops: 20}", "{lead_ops: 50}", "{lead_ops: 200}"}) {
+        INFO(lead);
+        CHECK(jit <= time(lead) * (1 + 1e-12));
+    }
+}
+
+TEST_CASE("shared: without a budget the budget prefetch keeps the peak that eager gives back") {
+    // Samsung disk, feature maps: eager reads everything back at the backward start and
+    // the live peak is the no-swap peak; the budget rule caps at the peak so far.
+    const Workload& w = mobilenet();
+    const Summary eager = run(w, kSamsung, "", "{allocator: os, swap: {mode: async, select: feature_maps, prefetch: eager}}");
+    const Summary budget = run(w, kSamsung, "", "{allocator: os, swap: {mode: async, select: feature_maps}}");
+    CHECK(eager.live_peak_bytes == 584812452u);
+    CHECK(budget.live_peak_bytes == 347199396u);
+    CHECK(budget.time_ms == Approx(w.compute_ms()).epsilon(1e-9));
+}
+
+TEST_CASE("shared: the hideable selection swaps only what the phone disk can move in time") {
+    // feature_maps: 246 selected, 243 writes cancelled. hideable: 5, none cancelled.
+    const Workload& w = mobilenet();
+    const Summary fm = run(w, kPhone, "", "{allocator: os, swap: {mode: async, select: feature_maps}}");
+    const Summary hide = run(w, kPhone, "", "{allocator: os, swap: {mode: async, select: hideable}}");
+    CHECK(fm.swapped_tensors == 246);
+    CHECK(fm.details.at("cancelled_writes") == 243);
+    CHECK(hide.swapped_tensors == 5);
+    CHECK(hide.details.at("cancelled_writes") == 0);
+    CHECK(hide.bytes_read == hide.bytes_written);
+    CHECK(hide.live_peak_bytes < fm.live_peak_bytes);
+    CHECK(hide.time_ms == Approx(w.compute_ms()).epsilon(1e-9));
+}
+
+TEST_CASE("shared: dominance on a small grid: async never slower than sync or semi_sync, never above the budget") {
+    const Workload& w = mobilenet();
+    for (const char* disk : {kPhone, kSamsung, kNvme}) {
+        for (const double r : {0.4, 0.7}) {
+            INFO(disk << " " << r);
+            const auto at = [&](const std::string& mode) {
+                return run(w, disk, ratio(r), "{allocator: os, swap: {mode: " + mode + ", select: budget}}");
+            };
+            const Summary async = at("async");
+            REQUIRE(async.status == "ok");
+            CHECK(async.peak_bytes <= static_cast<std::uint64_t>(async.details.at("budget_bytes")));
+            CHECK(async.time_ms <= std::min(at("sync").time_ms, at("semi_sync").time_ms) * (1 + 1e-12));
+        }
+    }
+}
+
+TEST_CASE("shared: dominance on a small grid: the hybrid is never slower than the better of swap-only and recompute-only") {
+    // Tolerance 1%: docs/swap.md, "Dominance".
+    const Workload& w = mobilenet();
+    for (const char* disk : {kPhone, kNvme}) {
+        for (const double r : {0.4, 0.7}) {
+            INFO(disk << " " << r);
+            const Summary swap = run(w, disk, ratio(r), "{allocator: os, swap: {mode: async, select: budget}}");
+            const Summary dtr = run(w, disk, ratio(r), "{allocator: os, recompute: {heuristic: dtr}}");
+            const Summary hybrid =
+                run(w, disk, ratio(r), "{allocator: os, hybrid: true, swap: {mode: async}, recompute: {heuristic: dtr}}");
+            REQUIRE(hybrid.status == "ok");
+            CHECK(hybrid.time_ms <= std::min(swap.time_ms, dtr.time_ms) * 1.01);
+        }
+    }
+}
