@@ -7,6 +7,7 @@
 
 #include "models/workload/exec_plan.h"
 #include "models/workload/workload.h"
+#include "sim/engine/storage_book.h"
 
 namespace memsim {
 
@@ -35,10 +36,15 @@ public:
     const TensorState& operator[](TensorId t) const { return state_[t]; }
     [[nodiscard]] TensorId size() const { return static_cast<TensorId>(state_.size()); }
 
-    void lock(TensorId t) { ++state_[t].locks; }
+    // With a storage book (dtr semantics) locks, last-access stamps and the evictable
+    // order belong to the storage: a view resolves to its root. Otherwise t itself.
+    void use_storages(const StorageBook* book) { storages_ = book; }
+    [[nodiscard]] TensorId storage(TensorId t) const { return storages_ ? storages_->storage(t) : t; }
+    void lock(TensorId t) { ++state_[storage(t)].locks; }
     void unlock(TensorId t) {
-        if (--state_[t].locks == 0) stamp_evictable(t);
+        if (--state_[storage(t)].locks == 0) stamp_evictable(storage(t));
     }
+    void stamp_access(TensorId t, double ms) { state_[storage(t)].last_access_ms = ms; }
     void stamp_evictable(TensorId t) { state_[t].evictable_seq = ++insert_counter_; }
     void mark_used(TensorId t) { ++state_[t].next_use; }
 
@@ -56,6 +62,7 @@ private:
     std::vector<TensorState> state_;
     std::vector<std::vector<std::size_t>> uses_;  // plan steps that read each tensor
     std::uint64_t insert_counter_ = 0;
+    const StorageBook* storages_ = nullptr;
 };
 
 }  // namespace memsim

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "models/recompute/eviction_heuristic.h"
 #include "models/workload/workload.h"
@@ -34,6 +35,8 @@ struct DtrRuntimeOptions {
     std::uint64_t budget_bytes = std::numeric_limits<std::uint64_t>::max();
     // Stop (Thrash) once the recomputation time exceeds this.
     double max_recompute_ms = std::numeric_limits<double>::infinity();
+    // Requested once more at the end, rematerialized if undefined and pinned (DtrLog).
+    std::vector<TensorId> final_requests;
 };
 
 struct DtrRuntimeResult {
