@@ -15,7 +15,13 @@
 //    recomputed tensor keeps the last access its requester set;
 //  - a tensor whose last reference is released is evicted at once (freed) but stays
 //    recomputable; once recomputed it is an ordinary evictable tensor again;
-//  - constants are resident from the start and never evicted.
+//  - everything is per storage (the root of an alias chain); a storage's cost is the sum
+//    of the distinct ops that created a tensor in it so far (grows with later views);
+//  - views are defined on their own: evicting a storage undefines them, and an undefined
+//    view re-runs its view op (a recomputation);
+//  - an op's outputs exist from its request: not yet computed, they count as evicted;
+//  - constants are resident from their CONSTANT line (room made first), never evicted;
+//  - at the end, options.final_requests are rematerialized if undefined and pinned.
 // Scratch tensors are not modelled (DTR logs and the synthetic workloads have none).
 #pragma once
 
