@@ -15,6 +15,10 @@ namespace memsim::plan {
 // records, 3.7 s for Squeezenet's 1085 (docs/planners.md).
 inline constexpr std::size_t kMincostflowTfliteMaxRecords = 512;
 
+// Whether `mincostflow` runs TFLite's own algorithm on these records (else it runs
+// mincostflow_fast, and `memsim plan --strategy all` runs that only once).
+bool mincostflow_runs_tflite(const std::vector<UsageRecord>& records);
+
 ObjectAssignment mincostflow(const std::vector<UsageRecord>& records);
 
 }  // namespace memsim::plan

@@ -60,7 +60,7 @@ public:
         if (w_.ops.empty()) throw InputError(fmt::format("{}: DTR log has no operators (no CALL or MUTATE line)", path_));
         finish();
         check_workload_limits(w_);
-        return DtrLog{std::move(w_), std::move(arrival_)};
+        return DtrLog{std::move(w_), std::move(arrival_), std::move(final_requests_)};
     }
 
 private:
@@ -145,7 +145,16 @@ private:
     void bind(const Line& line, const std::string& name, TensorId t) {
         if (bound_.count(name)) fail(line, fmt::format("name '{}' is defined twice", name));
         bound_[name] = t;
+        rebind(name, t);
         add_reference(t);
+    }
+
+    // The name's last binding, kept after a RELEASE (the end-of-log requests walk every
+    // name ever bound, in first-binding order).
+    void rebind(const std::string& name, TensorId t) {
+        const auto [it, inserted] = last_binding_.try_emplace(name, t);
+        if (inserted) name_order_.push_back(name);
+        else it->second = t;
     }
 
     const Line& next_line(const Line& after, const char* expected, const std::string& name) {
@@ -187,6 +196,7 @@ private:
             const TensorId old = lookup(line, dst, "COPY_FROM destination");
             add_reference(src);
             bound_[dst] = src;
+            rebind(dst, src);
             drop_reference(old);
         } else if (instruction == "RELEASE") {
             const auto found = bound_.find(string_field(line, "NAME"));
@@ -258,6 +268,7 @@ private:
             const TensorId fresh = w_.ops.back().outputs[i];
             add_reference(fresh);
             bound_[name] = fresh;
+            rebind(name, fresh);
             drop_reference(old);
         }
     }
@@ -291,6 +302,12 @@ private:
         for (TensorId t = 0; t < static_cast<TensorId>(w_.tensors.size()); ++t)
             if (w_.tensors[t].constant && w_.tensors[t].alias_of < 0 && arrival_[t] > 0 && n > 0)
                 w_.ops[static_cast<std::size_t>(std::min(arrival_[t], n - 1))].arrivals.push_back(t);
+        // The published runtime requests every tensor still referenced once more at the
+        // end, walking its name table (first-binding order, the last binding of each name).
+        for (const std::string& name : name_order_) {
+            const TensorId t = last_binding_.at(name);
+            if (references_[t] > 0) final_requests_.push_back(t);
+        }
         if (backward_at_ >= 0) {
             w_.forward_end = backward_at_;
             w_.forward_end_rule = "dtr log: BACKWARD annotation";
@@ -311,6 +328,9 @@ private:
     std::vector<Line> lines_;
     std::size_t pos_ = 0;
     std::unordered_map<std::string, TensorId> bound_;
+    std::unordered_map<std::string, TensorId> last_binding_;  // every name ever bound
+    std::vector<std::string> name_order_;                     // names in first-binding order
+    std::vector<TensorId> final_requests_;
     std::vector<int> arrival_;         // per tensor: op index a constant appears before, else -1
     std::vector<int> references_;      // per tensor: names referring to it
     std::vector<int> storage_values_;  // per storage: tensors in it still referenced

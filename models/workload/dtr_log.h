@@ -31,9 +31,14 @@ Workload load_dtr_log(const std::string& path);
 // constant_arrival[t] = the op index before which constant t appears (-1 for tensors
 // that are not constants; the op count for one declared after the last op). The
 // workload carries it as Op::arrivals.
+// final_requests: the tensors still referenced at the end of the log, requested once
+// more each (made resident, then kept) by the published runtime, in its name order:
+// names in first-binding order, a re-bound name (MUTATE, COPY_FROM) keeping its place,
+// a released name still naming its tensor; once per such name.
 struct DtrLog {
     Workload workload;
     std::vector<int> constant_arrival;
+    std::vector<TensorId> final_requests;
 };
 DtrLog load_dtr_log_detailed(const std::string& path);
 

@@ -27,18 +27,21 @@ public:
     Engine(const Workload& w, const RunConfig& c, const ExecPlan& plan, std::unique_ptr<SwapSelection> selection,
            std::unique_ptr<SwapMode> mode)
         : w_(w), c_(c), plan_(plan), clock_(result_.summary, result_.log),
+          storages_(c.semantics.dtr_runtime ? std::make_unique<StorageBook>(w) : nullptr),
           tensors_(w, plan, c.platform.gpu_speed_scale),
           disk_(w, c_.platform.disk, clock_, result_.log, result_.summary),
           memory_(w, tensors_, clock_, result_.log, result_.summary, c.make_allocator(), c.budget,
                   eviction_policy(c, *selection, *mode)),
-          view_(w, tensors_, clock_, memory_, disk_, c.platform.gpu_speed_scale, c.semantics.dtr_runtime),
+          view_(w, tensors_, clock_, memory_, disk_, c.platform.gpu_speed_scale, c.semantics.dtr_runtime, storages_.get()),
           io_(w, tensors_, memory_, disk_, clock_, result_.log, result_.summary, c.semantics.reference_io && mode->has_sync_points()),
           swap_(w, tensors_, memory_, io_, disk_, clock_, std::move(mode), c.make_prefetch(),
                 c.semantics.reference_io, c.platform.gpu_speed_scale),
           gpu_(w, plan, {c.platform.gpu_speed_scale, c.semantics.dtr_runtime, has_plan_steps(plan), c.budget.has_value(),
-                         c.max_overhead},
+                         c.max_overhead, storages_.get()},
                tensors_, memory_, io_, swap_, disk_, clock_, result_.log, result_.summary) {
         memory_.connect(&io_, &view_);
+        tensors_.use_storages(storages_.get());
+        memory_.connect_storages(storages_.get());
         swap_.connect(&gpu_);
         if (swap_.moves_tensors()) swap_.set_plan((c.hybrid ? make_hybrid_selection() : std::move(selection))->plan(w, selection_inputs(c)));
     }
@@ -116,6 +119,7 @@ private:
     const ExecPlan& plan_;
     RunResult result_;
     Clock clock_;
+    std::unique_ptr<StorageBook> storages_;  // dtr semantics only
     TensorTable tensors_;
     DiskQueue disk_;
     MemoryManager memory_;

@@ -20,6 +20,7 @@ void GpuStream::run() {
     try {
         for (TensorId t : w_.initial_tensors()) memory_.allocate(t, -1);
         for (const PlanStep& step : plan_) run_step(step);
+        if (rules_.storages) request_final_outputs();
         finish_iteration();
         finished_ = true;
     } catch (const RunStopped& stop) {
@@ -44,16 +45,21 @@ void GpuStream::run_step(const PlanStep& step) {
         return;
     }
     for (TensorId t : op.arrivals) memory_.allocate(t, i);  // constants declared just before this op
+    if (rules_.storages) request_outputs(i);
     swap_.before_op(i);
     // Inputs of the running operator are locked (not evictable) while it needs them.
     lock_inputs(op, i, 0);
     for (TensorId t : op.inputs) tensors_.mark_used(t);
+    if (rules_.storages) memory_.make_room_for(fresh_output_bytes(op), i);
     for (TensorId t : op.outputs) {
         memory_.allocate(t, i);
         tensors_.lock(t);
     }
     run_exec(i, lane::kCompute, true);
-    for (TensorId t : op.outputs) tensors_.unlock(t);
+    if (rules_.storages && !op.outputs.empty())
+        for (TensorId t : evictable_order(op.outputs, op.outputs.front())) tensors_.unlock(t);
+    else
+        for (TensorId t : op.outputs) tensors_.unlock(t);
     for (TensorId t : op.inputs) tensors_.unlock(t);
     for (TensorId t : op.release) release(t, i);
     for (TensorId t : op.inputs) free_if_dead(t, i);
@@ -88,13 +94,18 @@ void GpuStream::run_exec(int op, const char* lane_name, bool top_level, const st
     if (!rules_.dtr_runtime)
         for (TensorId t : o.outputs) tensors_[t].last_access_ms = clock_.now();
     else if (top_level)
-        for (TensorId t : o.outputs) tensors_[t].last_access_ms = clock_.op_clock_ms();
+        for (TensorId t : o.outputs) tensors_.stamp_access(t, clock_.op_clock_ms());
 }
 
 void GpuStream::ensure_resident(TensorId t, int op, int depth) {
     if (depth > static_cast<int>(w_.ops.size()) + 1)
         throw InvariantError(fmt::format("op {}: recomputation of tensor {} does not terminate", op, w_.tensors[t].name));
     TensorState& st = tensors_[t];
+    if (w_.tensors[t].alias_of >= 0 && rules_.storages) {
+        // dtr: a view is defined on its own; an undefined one re-runs its view op.
+        if (st.where != Where::Resident) recompute(w_.tensors[t].producer, op, depth, t);
+        return;
+    }
     if (w_.tensors[t].alias_of >= 0) {
         ensure_resident(w_.tensors[t].alias_of, op, depth + 1);
         st.where = Where::Resident;
@@ -126,6 +137,10 @@ void GpuStream::ensure_resident(TensorId t, int op, int depth) {
 // Locks every input first (a resident one must not be evicted while a missing one is
 // brought back), then makes the missing ones resident in input order.
 void GpuStream::lock_inputs(const Op& op, int for_op, int depth) {
+    if (rules_.storages) {
+        lock_inputs_by_storage(op, for_op, depth);
+        return;
+    }
     if (rules_.dtr_runtime)
         for (TensorId t : op.inputs) tensors_[t].last_access_ms = clock_.op_clock_ms();
     for (TensorId t : op.inputs) tensors_.lock(t);
@@ -136,13 +151,17 @@ void GpuStream::lock_inputs(const Op& op, int for_op, int depth) {
 void GpuStream::recompute(int producer, int for_op, int depth, TensorId for_tensor) {
     const Op& p = w_.ops[producer];
     lock_inputs(p, for_op, depth + 1);
+    // dtr: room for all the outputs first (those still present are computed twice and
+    // the copy dropped); only the regenerated ones are locked and re-enter the pool.
+    if (rules_.storages) memory_.make_room_for(fresh_output_bytes(p), for_op);
     std::vector<TensorId> regenerated;
     for (TensorId out : p.outputs) {
         if (tensors_[out].where != Where::Resident) {
             memory_.allocate(out, for_op);
             regenerated.push_back(out);
+            if (rules_.storages) tensors_.lock(out);
         }
-        tensors_.lock(out);
+        if (!rules_.storages) tensors_.lock(out);
     }
     // Scratch another step still holds (allocated by the op, freed by a later one) is
     // not allocated twice; what this recomputation allocates it frees.
@@ -153,10 +172,14 @@ void GpuStream::recompute(int producer, int for_op, int depth, TensorId for_tens
     for (TensorId t : scratch)
         if (tensors_[t].where == Where::Resident) memory_.free_memory(t, for_op);
     for (TensorId out : regenerated) {
+        if (rules_.storages && w_.tensors[out].alias_of >= 0) continue;  // a view: its storage was present
         ++tensors_[out].recomputes;
         if (memory_.heuristic()) memory_.heuristic()->on_rematerialized(memory_.view(), out);
     }
-    for (TensorId out : p.outputs) tensors_.unlock(out);
+    if (rules_.storages)
+        for (TensorId out : evictable_order(regenerated, for_tensor)) tensors_.unlock(out);
+    else
+        for (TensorId out : p.outputs) tensors_.unlock(out);
     for (TensorId in : p.inputs) {
         tensors_.unlock(in);
         // Brought back only to regenerate another tensor: kept (evictable) until the
@@ -209,6 +232,8 @@ void GpuStream::release(TensorId t, int op, bool plan_step) {
         return;
     }
     if (st.released) return;  // already gone
+    // dtr: a view's release is its storage's (the root's release, when the last goes).
+    if (rules_.storages && w_.tensors[t].alias_of >= 0) return;
     st.released = true;
     if (kept_as_source(t)) return;  // stays resident until the end of the iteration
     if (rules_.dtr_runtime && st.where == Where::Resident && st.locks == 0) {

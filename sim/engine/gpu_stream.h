@@ -18,6 +18,8 @@ struct GpuStreamRules {
     bool planned = false;         // the plan has recompute or release steps: run as written
     bool budgeted = false;        // a memory budget is set
     std::optional<double> max_overhead;
+    // dtr semantics: the published runtime's per-storage rules (gpu_stream_dtr.cpp).
+    StorageBook* storages = nullptr;
 };
 
 class GpuStream {
@@ -34,6 +36,12 @@ private:
     void run_exec(int op, const char* lane_name, bool top_level, const std::vector<TensorId>* scratch = nullptr,
                   TensorId for_tensor = -1);
     void lock_inputs(const Op& op, int for_op, int depth);
+    // The published DTR runtime's rules, per storage (gpu_stream_dtr.cpp).
+    void request_outputs(int op);
+    void lock_inputs_by_storage(const Op& op, int for_op, int depth);
+    [[nodiscard]] std::uint64_t fresh_output_bytes(const Op& op) const;
+    [[nodiscard]] static std::vector<TensorId> evictable_order(const std::vector<TensorId>& outputs, TensorId last);
+    void request_final_outputs();
     // for_tensor: the tensor whose absence caused it (-1 for a planned recompute step).
     void recompute(int producer, int for_op, int depth, TensorId for_tensor = -1);
     void check_overhead(int for_op) const;

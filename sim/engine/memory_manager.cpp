@@ -132,6 +132,9 @@ void MemoryManager::evict(TensorId t, int op) {
 void MemoryManager::drop(TensorId t, int op) {
     free_memory(t, op);
     tensors_[t].where = Where::Evicted;
+    if (storages_)
+        for (TensorId v : storages_->views(t))
+            if (tensors_[v].where == Where::Resident) tensors_[v].where = Where::Evicted;
     if (policy_.heuristic) policy_.heuristic->on_evicted(*view_, t);
 }
 

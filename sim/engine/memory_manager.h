@@ -54,6 +54,13 @@ public:
         spiller_ = spiller;
         view_ = view;
     }
+    // dtr semantics: dropping a storage undefines its views (docs/recompute.md).
+    void connect_storages(const StorageBook* book) { storages_ = book; }
+    // Evicts until `bytes` more fit the budget (the published DTR runtime makes room for
+    // all of an op's outputs at once, already-present ones included).
+    void make_room_for(std::uint64_t bytes, int op) {
+        if (budget_) make_room(bytes, op);
+    }
     void allocate(TensorId t, int op);
     void free_memory(TensorId t, int op);
     [[nodiscard]] bool evictable(TensorId t) const;
@@ -93,6 +100,7 @@ private:
     std::uint64_t live_bytes_ = 0, live_peak_ = 0;
     HybridTally hybrid_;
     std::vector<TensorId> regenerated_dead_;  // dead tensors a regeneration brought back
+    const StorageBook* storages_ = nullptr;
 };
 
 }  // namespace memsim

@@ -14,8 +14,9 @@ namespace memsim {
 class PolicyView final : public EvictionView, public VictimView, public SwapOrDropView {
 public:
     PolicyView(const Workload& w, const TensorTable& tensors, const Clock& clock, const MemoryManager& memory,
-               const DiskQueue& disk, double gpu_speed_scale, bool op_clock)
-        : w_(w), tensors_(tensors), clock_(clock), memory_(memory), disk_(disk), speed_(gpu_speed_scale), op_clock_(op_clock) {}
+               const DiskQueue& disk, double gpu_speed_scale, bool op_clock, const StorageBook* storages = nullptr)
+        : w_(w), tensors_(tensors), clock_(clock), memory_(memory), disk_(disk), speed_(gpu_speed_scale), op_clock_(op_clock),
+          storages_(storages) {}
 
     const Workload& workload() const override { return w_; }
     double now_ms() const override { return op_clock_ ? clock_.op_clock_ms() : clock_.now(); }
@@ -24,6 +25,7 @@ public:
     double last_access_ms(TensorId t) const override { return tensors_[t].last_access_ms; }
     int recompute_count(TensorId t) const override { return tensors_[t].recomputes; }
     double compute_cost_ms(TensorId t) const override {
+        if (storages_) return storages_->cost_ms(storages_->storage(t));  // dtr: the storage's cost so far
         const int p = w_.tensors[t].producer;
         return p == kNoOp ? 0.0 : w_.ops[p].cost_ms;
     }
@@ -43,6 +45,7 @@ private:
     const DiskQueue& disk_;
     double speed_;
     bool op_clock_;
+    const StorageBook* storages_;
 };
 
 }  // namespace memsim

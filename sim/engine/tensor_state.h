@@ -8,6 +8,7 @@
 #include "models/workload/exec_plan.h"
 #include "models/workload/workload.h"
 #include "sim/engine/evictable_order.h"
+#include "sim/engine/storage_book.h"
 
 namespace memsim {
 
@@ -36,10 +37,15 @@ public:
     const TensorState& operator[](TensorId t) const { return state_[t]; }
     [[nodiscard]] TensorId size() const { return static_cast<TensorId>(state_.size()); }
 
-    void lock(TensorId t) { ++state_[t].locks; }
+    // With a storage book (dtr semantics) locks, last-access stamps and the evictable
+    // order belong to the storage: a view resolves to its root. Otherwise t itself.
+    void use_storages(const StorageBook* book) { storages_ = book; }
+    [[nodiscard]] TensorId storage(TensorId t) const { return storages_ ? storages_->storage(t) : t; }
+    void lock(TensorId t) { ++state_[storage(t)].locks; }
     void unlock(TensorId t) {
-        if (--state_[t].locks == 0) stamp_evictable(t);
+        if (--state_[storage(t)].locks == 0) stamp_evictable(storage(t));
     }
+    void stamp_access(TensorId t, double ms) { state_[storage(t)].last_access_ms = ms; }
     void stamp_evictable(TensorId t) {
         state_[t].evictable_seq = ++insert_counter_;
         if (order_.contains(t)) order_.push_back(t);  // keeps the order by evictable_seq
@@ -66,6 +72,7 @@ private:
     mutable int sums_from_ = -1;           // compute_between's running sums from this op
     mutable std::vector<double> sums_;     // sums_[j]: ops from .. from + j - 1
     EvictableOrder order_;
+    const StorageBook* storages_ = nullptr;
 };
 
 }  // namespace memsim

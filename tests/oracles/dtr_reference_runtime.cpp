@@ -28,15 +28,8 @@ public:
         members_.assign(n, {});
         for (TensorId t = 0; t < static_cast<TensorId>(n); ++t) members_[storage_of_[t]].push_back(t);
         storage_cost_.assign(n, 0.0);
-        for (TensorId s = 0; s < static_cast<TensorId>(n); ++s) {
-            std::vector<int> ops;
-            for (TensorId t : members_[s]) {
-                const int op = w.tensors[t].producer;
-                if (op == kNoOp || std::find(ops.begin(), ops.end(), op) != ops.end()) continue;
-                ops.push_back(op);
-                storage_cost_[s] += w.ops[op].cost_ms;
-            }
-        }
+        cost_ops_.assign(n, {});
+        created_.assign(n, 0);
         defined_.assign(n, 0);
         material_.assign(n, 0);
         computed_once_.assign(n, 0);
@@ -50,16 +43,12 @@ public:
 
     DtrRuntimeResult run() {
         try {
-            for (TensorId t = 0; t < static_cast<TensorId>(w_.tensors.size()); ++t) {
-                if (!w_.tensors[t].constant) continue;
-                const TensorId s = storage_of_[t];
-                if (!material_[s]) add_bytes(bytes_of(s));
-                material_[s] = computed_once_[s] = pinned_[s] = 1;
-                defined_[t] = 1;
-            }
+            for (TensorId t : w_.initial_tensors()) add_constant(t);
             for (int i = 0; i < static_cast<int>(w_.ops.size()); ++i) {
                 current_op_ = i;
                 const Op& op = w_.ops[i];
+                for (TensorId t : op.arrivals) add_constant(t);
+                request(i);
                 if (!op.outputs.empty()) {
                     materialize(op.outputs.front(), false);
                     for (TensorId u : op.outputs) last_access_[storage_of_[u]] = clock_;
@@ -67,6 +56,11 @@ public:
                     run_without_outputs(i);
                 }
                 for (TensorId t : op.release) release(t);
+            }
+            // End of the log: every tensor still referenced is requested once more and kept.
+            for (TensorId t : options_.final_requests) {
+                if (!defined_[t]) materialize(t, true);
+                pin(storage_of_[t]);
             }
         } catch (const StopRun& stop) {
             result_.status = stop.status;
@@ -82,7 +76,7 @@ public:
     [[nodiscard]] bool resident(TensorId t) const override { return material_[storage_of_[t]] != 0; }
     [[nodiscard]] bool evicted(TensorId t) const override {
         const TensorId s = storage_of_[t];
-        return computed_once_[s] && !material_[s];
+        return created_[s] && !material_[s];
     }
     [[nodiscard]] double last_access_ms(TensorId t) const override { return last_access_[storage_of_[t]]; }
     [[nodiscard]] int recompute_count(TensorId t) const override { return recomputes_[storage_of_[t]]; }
@@ -91,6 +85,40 @@ public:
 
 private:
     std::uint64_t bytes_of(TensorId s) const { return w_.tensors[s].bytes; }
+
+    // A constant is computed (free, making room first) at its CONSTANT line and pinned.
+    void add_constant(TensorId t) {
+        const TensorId s = storage_of_[t];
+        created_[s] = 1;
+        if (!material_[s]) {
+            if (memory_ + bytes_of(s) > options_.budget_bytes) make_room(bytes_of(s));
+            add_bytes(bytes_of(s));
+        }
+        material_[s] = computed_once_[s] = 1;
+        defined_[t] = 1;
+        pin(s);
+    }
+
+    void pin(TensorId s) {
+        if (pinned_[s]) return;
+        lock(s);
+        pinned_[s] = 1;
+    }
+
+    // The op's outputs exist from its request on: their storages are graph neighbours
+    // (evicted while not computed yet), and each storage's cost gains the op's cost
+    // (the sum over the distinct ops that created a tensor in it).
+    void request(int op_index) {
+        const Op& op = w_.ops[op_index];
+        for (TensorId u : op.outputs) {
+            const TensorId s = storage_of_[u];
+            created_[s] = 1;
+            std::vector<int>& ops = cost_ops_[s];
+            if (std::find(ops.begin(), ops.end(), op_index) != ops.end()) continue;
+            ops.push_back(op_index);
+            storage_cost_[s] += op.cost_ms;
+        }
+    }
 
     void add_bytes(std::uint64_t bytes) {
         memory_ += bytes;
@@ -237,7 +265,8 @@ private:
     std::vector<TensorId> storage_of_;
     std::vector<std::vector<TensorId>> members_;
     std::vector<double> storage_cost_;
-    std::vector<char> defined_, material_, computed_once_, pinned_;
+    std::vector<std::vector<int>> cost_ops_;  // per storage: the ops counted in storage_cost_
+    std::vector<char> defined_, material_, computed_once_, pinned_, created_;
     std::vector<int> locks_, references_, recomputes_;
     std::vector<double> last_access_;
     std::vector<TensorId> pool_;

@@ -15,13 +15,20 @@
 //    recomputed tensor keeps the last access its requester set;
 //  - a tensor whose last reference is released is evicted at once (freed) but stays
 //    recomputable; once recomputed it is an ordinary evictable tensor again;
-//  - constants are resident from the start and never evicted.
+//  - everything is per storage (the root of an alias chain); a storage's cost is the sum
+//    of the distinct ops that created a tensor in it so far (grows with later views);
+//  - views are defined on their own: evicting a storage undefines them, and an undefined
+//    view re-runs its view op (a recomputation);
+//  - an op's outputs exist from its request: not yet computed, they count as evicted;
+//  - constants are resident from their CONSTANT line (room made first), never evicted;
+//  - at the end, options.final_requests are rematerialized if undefined and pinned.
 // Scratch tensors are not modelled (DTR logs and the synthetic workloads have none).
 #pragma once
 
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "models/recompute/eviction_heuristic.h"
 #include "models/workload/workload.h"
@@ -34,6 +41,8 @@ struct DtrRuntimeOptions {
     std::uint64_t budget_bytes = std::numeric_limits<std::uint64_t>::max();
     // Stop (Thrash) once the recomputation time exceeds this.
     double max_recompute_ms = std::numeric_limits<double>::infinity();
+    // Requested once more at the end, rematerialized if undefined and pinned (DtrLog).
+    std::vector<TensorId> final_requests;
 };
 
 struct DtrRuntimeResult {
