@@ -26,25 +26,7 @@ Order sorted_order(const std::vector<UsageRecord>& records,
 int lifetime(const UsageRecord& r) { return r.last_op - r.first_op + 1; }
 
 // Operators by decreasing breadth (ties: lower index), the unplaced tensors alive there by size.
-Order breadth_order(const std::vector<UsageRecord>& records) {
-    const std::vector<std::uint64_t> breadth = live_bytes_per_op(records);
-    std::vector<int> ops(breadth.size());
-    std::iota(ops.begin(), ops.end(), 0);
-    std::stable_sort(ops.begin(), ops.end(), [&](int x, int y) { return breadth[x] > breadth[y]; });
-    const Order by_size = sorted_order(records, [](const UsageRecord& a, const UsageRecord& b) { return a.bytes > b.bytes; });
-    std::vector<std::vector<std::size_t>> alive_at(breadth.size());
-    for (std::size_t i : by_size)
-        for (int op = records[i].first_op; op <= records[i].last_op; ++op) alive_at[op].push_back(i);
-    Order order;
-    std::vector<bool> taken(records.size(), false);
-    for (int op : ops)
-        for (std::size_t i : alive_at[op])
-            if (!taken[i]) {
-                taken[i] = true;
-                order.push_back(i);
-            }
-    return order;
-}
+Order breadth_order(const std::vector<UsageRecord>& records) { return breadth_first_order(records); }
 
 }  // namespace
 

@@ -11,24 +11,22 @@
 namespace memsim::plan {
 
 std::vector<std::uint64_t> positional_maximums(const std::vector<UsageRecord>& records) {
-    // Sweep the operators, keeping the sizes alive at each one.
-    const int span = op_span(records);
-    std::vector<std::vector<std::size_t>> starting(span), ending(span);
-    for (std::size_t i = 0; i < records.size(); ++i) {
-        starting[records[i].first_op].push_back(i);
-        ending[records[i].last_op].push_back(i);
-    }
+    // Sweep the operators where a record starts or ends, keeping the sizes alive at each
+    // one (in between, the sizes alive are a subset of the last ones: pm would not change).
+    const std::vector<std::size_t> starting = records_by(records, &UsageRecord::first_op);
+    const std::vector<std::size_t> ending = records_by(records, &UsageRecord::last_op);
     std::multiset<std::uint64_t, std::greater<>> alive;
     std::vector<std::uint64_t> pm;
-    for (int op = 0; op < span; ++op) {
-        for (std::size_t i : starting[op]) alive.insert(records[i].bytes);
+    std::size_t s = 0, e = 0;
+    for (int op : endpoint_ops(records)) {
+        for (; s < starting.size() && records[starting[s]].first_op == op; ++s) alive.insert(records[starting[s]].bytes);
         std::size_t k = 0;
         for (std::uint64_t size : alive) {
             if (k == pm.size()) pm.push_back(size);
             else pm[k] = std::max(pm[k], size);
             ++k;
         }
-        for (std::size_t i : ending[op]) alive.erase(alive.find(records[i].bytes));
+        for (; e < ending.size() && records[ending[e]].last_op == op; ++e) alive.erase(alive.find(records[ending[e]].bytes));
     }
     return pm;
 }

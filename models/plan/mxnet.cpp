@@ -8,12 +8,11 @@ namespace memsim::plan {
 
 ObjectAssignment mxnet(const std::vector<UsageRecord>& records, const MxnetOptions& options) {
     const std::size_t n = records.size();
-    const int span = op_span(records);
-    std::vector<std::vector<std::size_t>> born(span), dying(span);
-    for (std::size_t i = 0; i < n; ++i) {
-        born[records[i].first_op].push_back(i);
-        dying[records[i].last_op].push_back(i);
-    }
+    // The operators where a record is born or dies, each with those records in record order
+    // (nothing happens at the others; memory follows the records, not the op indices).
+    const std::vector<std::size_t> by_first = records_by(records, &UsageRecord::first_op);
+    const std::vector<std::size_t> by_last = records_by(records, &UsageRecord::last_op);
+    std::size_t next_born = 0, next_dying = 0;
 
     ObjectAssignment a;
     a.object_ids.assign(n, kNoRecord);
@@ -27,13 +26,16 @@ ObjectAssignment mxnet(const std::vector<UsageRecord>& records, const MxnetOptio
         a.object_sizes.push_back(size);
         return a.object_sizes.size() - 1;
     };
-    for (int op = 0; op < span; ++op) {
+    for (int op : endpoint_ops(records)) {
+        std::vector<std::size_t> born, dying;
+        for (; next_born < n && records[by_first[next_born]].first_op == op; ++next_born) born.push_back(by_first[next_born]);
+        for (; next_dying < n && records[by_last[next_dying]].last_op == op; ++next_dying) dying.push_back(by_last[next_dying]);
         std::vector<std::size_t> rest;
         // 1. In-place: an input that dies here, of the same size.
-        for (std::size_t i : born[op]) {
+        for (std::size_t i : born) {
             std::size_t parent = kNoRecord;
             if (options.inplace)
-                for (std::size_t j : dying[op])
+                for (std::size_t j : dying)
                     if (records[j].first_op < op && !object_taken_inplace[j] && records[j].bytes == records[i].bytes) {
                         parent = j;
                         break;
@@ -75,7 +77,7 @@ ObjectAssignment mxnet(const std::vector<UsageRecord>& records, const MxnetOptio
         }
         // 3. Objects whose tenant dies here go back to the free list (in record order),
         //    unless an output took them in place (then the output is the tenant now).
-        for (std::size_t j : dying[op])
+        for (std::size_t j : dying)
             if (!object_taken_inplace[j]) free_objects.emplace(a.object_sizes[a.object_ids[j]], a.object_ids[j]);
     }
     a.total = object_total(a.object_sizes);

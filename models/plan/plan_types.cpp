@@ -33,9 +33,86 @@ std::vector<std::uint64_t> live_bytes_per_op(const std::vector<UsageRecord>& rec
     return live;
 }
 
+std::vector<LiveStretch> live_stretches(const std::vector<UsageRecord>& records) {
+    std::vector<std::pair<std::int64_t, std::int64_t>> changes;  // (op, bytes added or removed)
+    changes.reserve(2 * records.size());
+    for (const UsageRecord& r : records) {
+        changes.emplace_back(r.first_op, static_cast<std::int64_t>(r.bytes));
+        changes.emplace_back(static_cast<std::int64_t>(r.last_op) + 1, -static_cast<std::int64_t>(r.bytes));
+    }
+    std::sort(changes.begin(), changes.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<LiveStretch> stretches;
+    std::int64_t running = 0;
+    for (std::size_t i = 0; i < changes.size();) {
+        const std::int64_t op = changes[i].first;
+        for (; i < changes.size() && changes[i].first == op; ++i) running += changes[i].second;
+        stretches.push_back({static_cast<int>(op), static_cast<std::uint64_t>(running)});
+    }
+    return stretches;
+}
+
 std::uint64_t live_bytes_peak(const std::vector<UsageRecord>& records) {
-    const std::vector<std::uint64_t> live = live_bytes_per_op(records);
-    return live.empty() ? 0 : *std::max_element(live.begin(), live.end());
+    std::uint64_t peak = 0;
+    for (const LiveStretch& s : live_stretches(records)) peak = std::max(peak, s.bytes);
+    return peak;
+}
+
+std::vector<int> endpoint_ops(const std::vector<UsageRecord>& records) {
+    std::vector<int> ops;
+    ops.reserve(2 * records.size());
+    for (const UsageRecord& r : records) {
+        ops.push_back(r.first_op);
+        ops.push_back(r.last_op);
+    }
+    std::sort(ops.begin(), ops.end());
+    ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
+    return ops;
+}
+
+std::vector<std::size_t> records_by(const std::vector<UsageRecord>& records, int UsageRecord::*key) {
+    std::vector<std::size_t> order(records.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return records[a].*key < records[b].*key; });
+    return order;
+}
+
+std::vector<std::size_t> breadth_first_order(const std::vector<UsageRecord>& records) {
+    const std::vector<LiveStretch> stretches = live_stretches(records);
+    const std::size_t n = stretches.size();
+    // rank[s]: the place of stretch s among operators by decreasing breadth, ties by lower op
+    // (every operator of a stretch has its breadth and its records; its first op comes first).
+    std::vector<std::size_t> by_breadth(n), rank(n);
+    for (std::size_t s = 0; s < n; ++s) by_breadth[s] = s;
+    std::stable_sort(by_breadth.begin(), by_breadth.end(),
+                     [&](std::size_t a, std::size_t b) { return stretches[a].bytes > stretches[b].bytes; });
+    for (std::size_t k = 0; k < n; ++k) rank[by_breadth[k]] = k;
+    // The smallest rank over a record's stretches: a segment tree of range minimums.
+    std::vector<std::size_t> tree(2 * n);
+    for (std::size_t s = 0; s < n; ++s) tree[n + s] = rank[s];
+    for (std::size_t i = n; i-- > 1;) tree[i] = std::min(tree[2 * i], tree[2 * i + 1]);
+    auto min_rank = [&](std::size_t lo, std::size_t hi) {  // over stretches [lo, hi)
+        std::size_t best = n;
+        for (lo += n, hi += n; lo < hi; lo /= 2, hi /= 2) {
+            if (lo & 1) best = std::min(best, tree[lo++]);
+            if (hi & 1) best = std::min(best, tree[--hi]);
+        }
+        return best;
+    };
+    auto stretch_at = [&](int op) {  // the stretch holding op
+        return static_cast<std::size_t>(std::upper_bound(stretches.begin(), stretches.end(), op,
+                                                         [](int v, const LiveStretch& s) { return v < s.op; }) -
+                                        stretches.begin()) - 1;
+    };
+    std::vector<std::size_t> taken_at(records.size());
+    for (std::size_t i = 0; i < records.size(); ++i)
+        taken_at[i] = min_rank(stretch_at(records[i].first_op), stretch_at(records[i].last_op) + 1);
+    std::vector<std::size_t> order(records.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        if (taken_at[a] != taken_at[b]) return taken_at[a] < taken_at[b];
+        return records[a].bytes > records[b].bytes;
+    });
+    return order;
 }
 
 namespace {

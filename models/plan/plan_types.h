@@ -50,7 +50,28 @@ struct OffsetAssignment {
 // Number of operators the records span (max last_op + 1).
 [[nodiscard]] int op_span(const std::vector<UsageRecord>& records);
 // Sum of the sizes alive at each operator (the breadth of greedy_by_breadth, docs/planners.md).
+// One entry per operator: for tests and dense records; the planners use live_stretches.
 [[nodiscard]] std::vector<std::uint64_t> live_bytes_per_op(const std::vector<UsageRecord>& records);
+
+// The planners' memory follows the number of records, never the largest op index (a
+// records file may say `last: 100000000`): between two operators where a record starts
+// or ends, the records alive do not change, so per-operator sweeps run over those
+// operators only.
+struct LiveStretch {
+    int op;              // a first_op, or the op after a last_op; the stretch runs to the next one
+    std::uint64_t bytes; // alive from op to the next stretch
+};
+// In increasing order of op; every first_op starts a stretch.
+[[nodiscard]] std::vector<LiveStretch> live_stretches(const std::vector<UsageRecord>& records);
+// The distinct first_op and last_op values, increasing.
+[[nodiscard]] std::vector<int> endpoint_ops(const std::vector<UsageRecord>& records);
+// Record indices sorted by `key` (stable: record order within a key).
+[[nodiscard]] std::vector<std::size_t> records_by(const std::vector<UsageRecord>& records, int UsageRecord::*key);
+// The order in which greedy_by_breadth takes the records (docs/planners.md): operators by
+// decreasing breadth (ties: lower op), at each the records alive there not yet taken,
+// largest first (ties: record order). Each record is taken at the first of its stretches
+// in that order, so this sorts by that stretch's rank, then by size: O(n log n).
+[[nodiscard]] std::vector<std::size_t> breadth_first_order(const std::vector<UsageRecord>& records);
 // Peak of live bytes: the lower bound for every planner.
 [[nodiscard]] std::uint64_t live_bytes_peak(const std::vector<UsageRecord>& records);
 

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <set>
 #include <unordered_map>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -23,6 +26,20 @@ struct Line {
     json value;
 };
 
+// A line's JSON; `twice` gets the first key an object holds twice (nlohmann would keep
+// the last silently).
+json parse_line(const std::string& text, std::optional<std::string>& twice) {
+    std::vector<std::set<std::string>> keys;  // per open object
+    return json::parse(text, [&](int, json::parse_event_t event, json& parsed) {
+        if (event == json::parse_event_t::object_start) keys.emplace_back();
+        else if (event == json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
+        else if (event == json::parse_event_t::key && !keys.empty() && !keys.back().insert(parsed.get<std::string>()).second &&
+                 !twice)
+            twice = parsed.get<std::string>();
+        return true;
+    });
+}
+
 class DtrLogReader {
 public:
     explicit DtrLogReader(std::string path) : path_(std::move(path)) {}
@@ -39,11 +56,15 @@ public:
             ++number;
             if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
             Line line{number, {}};
+            std::optional<std::string> twice;
             try {
-                line.value = json::parse(text);
+                line.value = parse_line(text, twice);
             } catch (const json::exception& e) {  // parse_error, and out_of_range for a number like 1e400
                 throw InputError(fmt::format("{}:{}: malformed JSON line '{}': {}", path_, number, shorten(text), e.what()));
             }
+            if (twice)
+                throw InputError(fmt::format("{}:{}: key \"{}\" is written twice in '{}' (each key once)", path_, number,
+                                             *twice, shorten(text)));
             if (!line.value.is_object())
                 throw InputError(fmt::format("{}:{}: expected a JSON object, got '{}'", path_, number, shorten(text)));
             if (start_index < 0 && line.value.value("INSTRUCTION", json()) == "ANNOTATE" &&

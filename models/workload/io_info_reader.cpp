@@ -5,6 +5,8 @@
 
 #include <simdjson.h>
 
+#include "models/workload/mnn_files.h"
+
 namespace memsim {
 
 namespace {
@@ -49,6 +51,7 @@ IoInfo read_io_info(const std::string& text) {
     dom::element doc;
     if (const auto error = parser.parse(padded).get(doc)) throw std::runtime_error(simdjson::error_message(error));
     IoInfo info;
+    info.duplicate_key = mnn::duplicate_key(doc);
     dom::array top;
     if (doc.get_array().get(top) != simdjson::SUCCESS) {
         info.is_array = false;

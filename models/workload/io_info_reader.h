@@ -29,6 +29,7 @@ struct IoEntry {
 struct IoInfo {
     bool is_array = true;  // top level was a list
     std::vector<IoEntry> entries;
+    std::optional<std::string> duplicate_key;  // mnn::duplicate_key's description of the first one
 };
 
 // Throws std::runtime_error with the parser's message on malformed JSON.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <fstream>
+#include <string_view>
+#include <unordered_set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -51,6 +53,48 @@ std::optional<double> number(dom::element v) {
         case dom::element_type::DOUBLE: return double(v);
         default: return std::nullopt;
     }
+}
+
+namespace {
+
+// The key written twice in `v` or below; `path` gets where, built on the way back up
+// (only containers are visited, so a large list of numbers costs one pass).
+std::optional<std::string_view> duplicate_key_under(dom::element v, std::string& path) {
+    auto is_container = [](dom::element e) {
+        return e.type() == dom::element_type::OBJECT || e.type() == dom::element_type::ARRAY;
+    };
+    if (v.type() == dom::element_type::OBJECT) {
+        std::unordered_set<std::string_view> seen;
+        for (const dom::key_value_pair field : dom::object(v))
+            if (!seen.insert(field.key).second) return field.key;
+        for (const dom::key_value_pair field : dom::object(v))
+            if (is_container(field.value))
+                if (const auto found = duplicate_key_under(field.value, path)) {
+                    path = fmt::format(".{}{}", field.key, path);
+                    return found;
+                }
+    } else if (v.type() == dom::element_type::ARRAY) {
+        std::size_t i = 0;
+        for (const dom::element item : dom::array(v)) {
+            if (is_container(item))
+                if (const auto found = duplicate_key_under(item, path)) {
+                    path = fmt::format("[{}]{}", i, path);
+                    return found;
+                }
+            ++i;
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> duplicate_key(dom::element v) {
+    std::string path;
+    const auto key = duplicate_key_under(v, path);
+    if (!key) return std::nullopt;
+    if (!path.empty() && path[0] == '.') path.erase(0, 1);
+    return fmt::format("key \"{}\" {}", *key, path.empty() ? "at the top level" : "in " + path);
 }
 
 std::string find_model_name(const fs::path& dir) {

@@ -23,6 +23,9 @@ const char* type_name(simdjson::dom::element v);
 std::optional<std::uint64_t> non_negative_integer(simdjson::dom::element v);
 // A number of any kind, as a double.
 std::optional<double> number(simdjson::dom::element v);
+// The first key written twice in one object, with where that object is ("key \"id\" in
+// [3]", "key \"7\" at the top level"); JSON keys must be unique, as in scenarios.
+std::optional<std::string> duplicate_key(simdjson::dom::element v);
 // The model name: the prefix of the folder's single *.io_info.json file.
 std::string find_model_name(const std::filesystem::path& dir);
 // The batches with a `model`.B.`kind`.json file, sorted, each once; a batch number

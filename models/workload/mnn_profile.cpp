@@ -90,6 +90,7 @@ private:
         text_ = simdjson::padded_string(read_text(f));
         dom::element doc;
         if (const auto error = parser_.parse(text_).get(doc)) fail(f, fmt::format("invalid JSON: {}", simdjson::error_message(error)));
+        if (const auto twice = duplicate_key(doc)) fail(f, fmt::format("{} is written twice (each key once)", *twice));
         return doc;
     }
 
@@ -115,6 +116,7 @@ private:
         } catch (const std::runtime_error& e) {
             fail(f, fmt::format("invalid JSON: {}", e.what()));
         }
+        if (info.duplicate_key) fail(f, fmt::format("{} is written twice (each key once)", *info.duplicate_key));
         if (!info.is_array || info.entries.empty()) fail(f, "expected a non-empty list of operators");
         const int n = static_cast<int>(info.entries.size());
         w_.ops.resize(n);

@@ -25,29 +25,6 @@ std::uint64_t record_field(const nlohmann::json& rec, const std::string& file, s
     throw InputError(fmt::format("{}: {} is not a non-negative integer", where, v.dump()));
 }
 
-// The planners sweep operator indices, so their memory follows the largest index, not the
-// number of records. A sparse file (indices far above the record count) is renumbered to
-// the ranks of its distinct endpoints: which records are alive together is unchanged, so
-// every plan stays valid and its total is a plan of the same records.
-void compact_sparse_indices(std::vector<UsageRecord>& records) {
-    int span = 0;
-    for (const UsageRecord& r : records) span = std::max(span, r.last_op + 1);
-    if (static_cast<std::size_t>(span) <= 8 * records.size() + 1024) return;
-    std::vector<int> ends;
-    ends.reserve(2 * records.size());
-    for (const UsageRecord& r : records) {
-        ends.push_back(r.first_op);
-        ends.push_back(r.last_op);
-    }
-    std::sort(ends.begin(), ends.end());
-    ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
-    auto rank = [&](int op) { return static_cast<int>(std::lower_bound(ends.begin(), ends.end(), op) - ends.begin()); };
-    for (UsageRecord& r : records) {
-        r.first_op = rank(r.first_op);
-        r.last_op = rank(r.last_op);
-    }
-}
-
 }  // namespace
 
 std::vector<UsageRecord> read_records(const std::string& file) {
@@ -93,7 +70,6 @@ std::vector<UsageRecord> read_records(const std::string& file) {
         total = *sum;
         records.push_back(r);
     }
-    compact_sparse_indices(records);
     return records;
 }
 

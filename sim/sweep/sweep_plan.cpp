@@ -1,6 +1,8 @@
 #include "sim/sweep/sweep_plan.h"
 
 #include <filesystem>
+#include <stdexcept>
+#include <unordered_set>
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -35,23 +37,41 @@ std::size_t count_points(const std::vector<SweepParameter>& parameters, const st
     return static_cast<std::size_t>(count);
 }
 
-std::vector<SweepPoint> cartesian_points(const std::vector<SweepParameter>& parameters, const std::string& file) {
-    // Point k (0-based) in mixed radix, the first key varying slowest.
-    const std::size_t count = count_points(parameters, file);
-    std::vector<SweepPoint> points(count);
-    for (std::size_t k = 0; k < count; ++k) {
-        points[k].index = static_cast<int>(k) + 1;
-        points[k].values.resize(parameters.size());
-        std::size_t rest = k;
-        for (std::size_t i = parameters.size(); i-- > 0;) {
-            points[k].values[i] = parameters[i].values[rest % parameters[i].values.size()];
-            rest /= parameters[i].values.size();
-        }
-    }
-    return points;
+}  // namespace
+
+SweepPoints::SweepPoints(const std::vector<SweepParameter>& parameters, std::size_t count) : product_(true), count_(count) {
+    for (const SweepParameter& p : parameters) values_.push_back(p.values);
 }
 
-}  // namespace
+SweepPoint SweepPoints::operator[](std::size_t k) const {
+    if (!product_) return listed_[k];
+    // Point k (0-based) in mixed radix, the first key varying slowest.
+    SweepPoint point;
+    point.index = static_cast<int>(k) + 1;
+    point.values.resize(values_.size());
+    for (std::size_t i = values_.size(); i-- > 0;) {
+        point.values[i] = values_[i][k % values_[i].size()];
+        k /= values_[i].size();
+    }
+    return point;
+}
+
+SweepPoint SweepPoints::at(std::size_t k) const {
+    if (k >= size()) throw std::out_of_range(fmt::format("sweep point {} of {}", k, size()));
+    return (*this)[k];
+}
+
+void SweepPoints::push_back(SweepPoint point) {
+    if (product_) {
+        std::vector<SweepPoint> all;
+        for (std::size_t k = 0; k < count_; ++k) all.push_back((*this)[k]);
+        *this = {};
+        listed_ = std::move(all);
+    }
+    listed_.push_back(std::move(point));
+}
+
+void SweepPoints::clear() { *this = {}; }
 
 std::string point_name(const SweepPoint& point) { return fmt::format("{:04d}", point.index); }
 
@@ -94,7 +114,7 @@ SweepPlan plan_sweep(const std::string& scenario_file, const std::vector<std::st
         for (const auto& value : entry.second) parameter.values.push_back(yaml_text(value));
         plan.parameters.push_back(std::move(parameter));
     }
-    plan.points = cartesian_points(plan.parameters, scenario_file);
+    plan.points = SweepPoints(plan.parameters, count_points(plan.parameters, scenario_file));
     // Check every point now: a bad value should stop the sweep before any process starts.
     for (const SweepPoint& point : plan.points) load_scenario(scenario_file, point_overrides(plan, point));
     return plan;
@@ -121,11 +141,18 @@ SweepPlan plan_from_json(const nlohmann::json& json, const std::string& label) {
         plan.overrides = json.at("overrides").get<std::vector<std::string>>();
         for (const auto& p : json.at("parameters"))
             plan.parameters.push_back({p.at("key").get<std::string>(), p.at("values").get<std::vector<std::string>>()});
+        std::vector<std::unordered_set<std::string>> known;
+        for (const SweepParameter& p : plan.parameters) known.emplace_back(p.values.begin(), p.values.end());
         for (const auto& p : json.at("points")) {
             SweepPoint point{p.at("index").get<int>(), p.at("values").get<std::vector<std::string>>()};
             if (point.values.size() != plan.parameters.size())
                 throw InputError(fmt::format("{}: point {} has {} values for {} parameters", label, point.index,
                                              point.values.size(), plan.parameters.size()));
+            for (std::size_t i = 0; i < point.values.size(); ++i)
+                if (!known[i].count(point.values[i]))
+                    throw InputError(fmt::format("{}: point {}: {} is not one of the values of parameter {}", label,
+                                                 point.index, nlohmann::json(point.values[i]).dump(),
+                                                 plan.parameters[i].key));
             plan.points.push_back(std::move(point));
         }
         const auto& output = json.at("output");

@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <stdexcept>
+#include <unordered_map>
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -95,18 +97,43 @@ std::vector<std::string> value_labels(const SweepParameter& p) {
     return labels;
 }
 
-std::string value_label(const SweepPlan& plan, std::size_t param, const std::string& value) {
-    const SweepParameter& p = plan.parameters[param];
-    const auto at = std::find(p.values.begin(), p.values.end(), value) - p.values.begin();
-    const std::vector<std::string> labels = value_labels(p);
-    return static_cast<std::size_t>(at) < labels.size() ? labels[static_cast<std::size_t>(at)] : value;
-}
+// What the plots look up per point, worked out once per sweep so that plotting is linear
+// in the number of points: per parameter its axis and value labels, and per point the
+// position of each of its values in the parameter's list (the first equal one).
+struct PlotIndex {
+    std::vector<ValueAxis> axes;
+    std::vector<std::vector<std::string>> labels;
+    std::vector<std::vector<std::size_t>> value_at;  // [result][parameter]
+
+    PlotIndex(const SweepPlan& plan, const std::vector<PointResult>& results) {
+        std::vector<std::unordered_map<std::string, std::size_t>> position(plan.parameters.size());
+        for (std::size_t i = 0; i < plan.parameters.size(); ++i) {
+            const SweepParameter& p = plan.parameters[i];
+            axes.push_back(value_axis(p.values));
+            labels.push_back(value_labels(p));
+            for (std::size_t v = 0; v < p.values.size(); ++v) position[i].emplace(p.values[v], v);
+        }
+        value_at.reserve(results.size());
+        for (const PointResult& r : results) {
+            std::vector<std::size_t> at(plan.parameters.size());
+            for (std::size_t i = 0; i < at.size(); ++i) {
+                const auto found = position[i].find(r.point.values.at(i));
+                if (found == position[i].end())  // plan_from_json and plan_sweep make every value one of the list
+                    throw std::logic_error(fmt::format("point {}: {} is not a value of sweep.{}", point_name(r.point),
+                                                       r.point.values[i], plan.parameters[i].key));
+                at[i] = found->second;
+            }
+            value_at.push_back(std::move(at));
+        }
+    }
+};
 
 // The legend name of the line a point belongs to: the values of the parameters in `keep`.
-std::string series_name(const SweepPlan& plan, const SweepPoint& point, const std::vector<std::size_t>& keep) {
+std::string series_name(const SweepPlan& plan, const PlotIndex& index, std::size_t result, const SweepPoint& point,
+                        const std::vector<std::size_t>& keep) {
     std::string name;
     for (std::size_t i : keep) {
-        const std::string value = value_label(plan, i, point.values[i]);
+        const std::string& value = index.labels[i][index.value_at[result][i]];
         // A map value's label already names its keys.
         name += fmt::format("{}{}", name.empty() ? "" : ", ",
                             value == point.values[i] ? short_key(plan.parameters[i].key) + "=" + value : value);
@@ -144,17 +171,17 @@ std::map<std::string, const PointResult*> baselines(const SweepPlan& plan, const
     return found;
 }
 
-Chart metric_chart(const SweepPlan& plan, const std::vector<PointResult>& results, const Metric& metric, std::size_t param,
-                   const std::map<std::string, const PointResult*>* base = nullptr) {
+Chart metric_chart(const SweepPlan& plan, const std::vector<PointResult>& results, const PlotIndex& index,
+                   const Metric& metric, std::size_t param, const std::map<std::string, const PointResult*>* base = nullptr) {
     const SweepParameter& p = plan.parameters[param];
-    const ValueAxis axis = value_axis(p.values);
+    const ValueAxis& axis = index.axes[param];
     Chart chart;
     chart.title = fmt::format("{}: {} vs {}", plan.scenario_name, metric.key, p.key);
     // The ticks are the values as the sweep writes them ("23.4MB/s"), so they carry their own unit.
     chart.x.label = p.key;
     chart.x.log_scale = axis.log_scale;
     chart.x.categorical = !axis.numeric;
-    const std::vector<std::string> labels = value_labels(p);
+    const std::vector<std::string>& labels = index.labels[param];
     for (std::size_t i = 0; i < p.values.size(); ++i) chart.x.ticks.emplace_back(axis.positions[i], labels[i]);
     chart.y.label = metric.label;
     chart.y.unit_scale = metric.unit_scale;
@@ -167,9 +194,9 @@ Chart metric_chart(const SweepPlan& plan, const std::vector<PointResult>& result
     for (std::size_t i = 0; i < plan.parameters.size(); ++i)
         if (i != param) others.push_back(i);
     std::map<std::string, std::size_t> series_index;
-    for (const PointResult& r : results) {
-        const auto at = std::find(p.values.begin(), p.values.end(), r.point.values[param]) - p.values.begin();
-        const double x = axis.positions[static_cast<std::size_t>(at)];
+    for (std::size_t ri = 0; ri < results.size(); ++ri) {
+        const PointResult& r = results[ri];
+        const double x = axis.positions[index.value_at[ri][param]];
         if (!has_number(r, metric.key)) {
             chart.failures.push_back({x, 0, describe_point(plan, r)});
             continue;
@@ -182,7 +209,7 @@ Chart metric_chart(const SweepPlan& plan, const std::vector<PointResult>& result
             y /= b->second->summary[metric.key].get<double>();
             tip += fmt::format("\nratio to the no-policy point {} = {:.4f}", point_name(b->second->point), y);
         }
-        const std::string name = others.empty() ? metric.key : series_name(plan, r.point, others);
+        const std::string name = others.empty() ? metric.key : series_name(plan, index, ri, r.point, others);
         auto [it, added] = series_index.emplace(name, chart.series.size());
         // Categories have no order between them: markers only, no line joining them.
         if (added) chart.series.push_back({name, {}, axis.numeric});
@@ -191,7 +218,7 @@ Chart metric_chart(const SweepPlan& plan, const std::vector<PointResult>& result
     return chart;
 }
 
-Chart pareto_chart(const SweepPlan& plan, const std::vector<PointResult>& results) {
+Chart pareto_chart(const SweepPlan& plan, const std::vector<PointResult>& results, const PlotIndex& index) {
     Chart chart;
     chart.title = plan.scenario_name + ": time vs peak memory (Pareto front dashed)";
     chart.merge_identical = true;
@@ -203,7 +230,8 @@ Chart pareto_chart(const SweepPlan& plan, const std::vector<PointResult>& result
         if (is_policy_key(plan.parameters[i].key)) policy_params.push_back(i);
     std::map<std::string, std::size_t> series_index;
     std::vector<ChartPoint> all;
-    for (const PointResult& r : results) {
+    for (std::size_t ri = 0; ri < results.size(); ++ri) {
+        const PointResult& r = results[ri];
         if (!has_number(r, "time_ms") || !has_number(r, "peak_bytes")) {
             // No time to place it by: a cross on the bottom edge at its peak when known, else at the right edge.
             const bool peak = r.summary.is_object() && r.summary.contains("peak_bytes") && r.summary["peak_bytes"].is_number() &&
@@ -216,7 +244,7 @@ Chart pareto_chart(const SweepPlan& plan, const std::vector<PointResult>& result
                                describe_point(plan, r) + fmt::format("\ntime_ms = {}\npeak_bytes = {}",
                                                                      r.summary["time_ms"].dump(),
                                                                      r.summary["peak_bytes"].dump())};
-        const std::string name = series_name(plan, r.point, policy_params);
+        const std::string name = series_name(plan, index, ri, r.point, policy_params);
         auto [it, added] = series_index.emplace(name, chart.series.size());
         if (added) chart.series.push_back({name, {}, false});
         chart.series[it->second].points.push_back(point);
@@ -237,11 +265,12 @@ std::vector<std::string> write_sweep_plots(const SweepPlan& plan, const std::vec
                                            const std::string& dir) {
     std::vector<std::string> written;
     const std::filesystem::path out(dir);
+    const PlotIndex index(plan, results);
     for (const Metric& metric : kMetrics)
         for (std::size_t param = 0; param < plan.parameters.size(); ++param) {
             const std::string name =
                 fmt::format("plot_{}_vs_{}.svg", metric.key, file_safe(plan.parameters[param].key));
-            write_text_file((out / name).string(), render_svg(metric_chart(plan, results, metric, param)));
+            write_text_file((out / name).string(), render_svg(metric_chart(plan, results, index, metric, param)));
             written.push_back(name);
         }
     // Ratios to the no-policy run, when the sweep has one.
@@ -250,7 +279,7 @@ std::vector<std::string> write_sweep_plots(const SweepPlan& plan, const std::vec
         for (const Metric& ratio : kRatios)
             for (std::size_t param = 0; param < plan.parameters.size(); ++param) {
                 const std::string name = fmt::format("plot_{}_vs_{}.svg", ratio.key, file_safe(plan.parameters[param].key));
-                Chart chart = metric_chart(plan, results, *ratio_of(ratio), param, &base);
+                Chart chart = metric_chart(plan, results, index, *ratio_of(ratio), param, &base);
                 chart.title = fmt::format("{}: {} vs {}", plan.scenario_name, ratio.key, plan.parameters[param].key);
                 chart.y.label = ratio.label;
                 chart.y.unit_scale = 1.0;
@@ -260,7 +289,7 @@ std::vector<std::string> write_sweep_plots(const SweepPlan& plan, const std::vec
     const bool policy_swept = std::any_of(plan.parameters.begin(), plan.parameters.end(),
                                           [](const SweepParameter& p) { return is_policy_key(p.key); });
     if (policy_swept) {
-        write_text_file((out / "plot_pareto_time_vs_peak.svg").string(), render_svg(pareto_chart(plan, results)));
+        write_text_file((out / "plot_pareto_time_vs_peak.svg").string(), render_svg(pareto_chart(plan, results, index)));
         written.push_back("plot_pareto_time_vs_peak.svg");
     }
     return written;

@@ -186,7 +186,7 @@ SweepTally run_sweep(const SweepPlan& plan, const std::string& dir, const SweepR
             for (const std::string& set : run_overrides(plan, point)) job.argv.insert(job.argv.end(), {"--set", set});
             job.argv.insert(job.argv.end(), {"--out", out});
         } else {
-            job.prepare = [&source, &point] { source.prepare(point); };
+            job.prepare = [&source, point] { source.prepare(point); };  // a copy: plan.points yields points by value
             job.body = [&source, out] { return source.run(out); };
         }
         jobs.push_back(std::move(job));

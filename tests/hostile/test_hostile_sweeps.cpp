@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <stdexcept>
 
 #include "hostile_support.h"
 #include "models/workload/input_error.h"
@@ -65,4 +66,42 @@ TEST_CASE("hostile sweeps: a malformed point summary is an error row naming the 
     const PointResult g = read_point_result(dir.string(), good);
     CHECK(g.status == "oom");
     CHECK(g.message == "m");
+}
+
+TEST_CASE("hostile sweeps: the product is generated point by point, never stored") {
+    // Ten lists of ten values: 10^10 points, each made from its index when asked for.
+    std::vector<SweepParameter> parameters;
+    for (int i = 0; i < 10; ++i) parameters.push_back({"k" + std::to_string(i), {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}});
+    const SweepPoints points(parameters, 10000000000ULL);
+    CHECK(points.size() == 10000000000ULL);
+    CHECK(points[0].values == std::vector<std::string>(10, "0"));
+    CHECK(points[1234567890].values == std::vector<std::string>{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0"});
+    CHECK(points[9999999999ULL].values == std::vector<std::string>(10, "9"));
+    CHECK(points[41].index == 42);
+    CHECK_THROWS_AS(points.at(10000000000ULL), std::out_of_range);
+    // Iteration yields every point in order; a plan built point by point keeps its own list.
+    const SweepPoints small({{"a", {"x", "y"}}, {"b", {"1", "2", "3"}}}, 6);
+    std::vector<std::string> seen;
+    for (const SweepPoint& p : small) seen.push_back(p.values[0] + p.values[1]);
+    CHECK(seen == std::vector<std::string>{"x1", "x2", "x3", "y1", "y2", "y3"});
+    SweepPoints listed = small;
+    listed.push_back({9, {"y", "1"}});
+    CHECK(listed.size() == 7);
+    CHECK(listed[2].values == std::vector<std::string>{"x", "3"});
+    CHECK(listed[6].index == 9);
+}
+
+TEST_CASE("hostile sweeps: a sweep.json point whose value is not in its parameter's list is an error naming the file") {
+    // The plots place a point by its value's position in the list: before, a value not in
+    // the list read past its end.
+    nlohmann::json plan = {{"scenario_file", "/x.yaml"},
+                           {"scenario_name", "x"},
+                           {"overrides", nlohmann::json::array()},
+                           {"parameters", {{{"key", "policy.swap.mode"}, {"values", {"none", "sync"}}}}},
+                           {"points", {{{"index", 1}, {"values", {"none"}}}, {{"index", 2}, {"values", {"async"}}}}},
+                           {"output", {{"events", false}, {"gantt", false}, {"trace", false}, {"dir", "out/x"}}}};
+    CHECK_THROWS_WITH(plan_from_json(plan, "dir/sweep.json"),
+                      Catch::Contains("dir/sweep.json: point 2: \"async\" is not one of the values of parameter policy.swap.mode"));
+    plan["points"][1]["values"] = {"sync"};
+    CHECK(plan_from_json(plan, "dir/sweep.json").points.size() == 2);
 }
