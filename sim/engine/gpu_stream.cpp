@@ -53,6 +53,7 @@ void GpuStream::run_step(const PlanStep& step) {
         tensors_.lock(t);
     }
     run_exec(i, lane::kCompute, true);
+    summary_.compute_ms += op.cost_ms / rules_.gpu_speed_scale;
     for (TensorId t : op.outputs) tensors_.unlock(t);
     for (TensorId t : op.inputs) tensors_.unlock(t);
     for (TensorId t : op.release) release(t, i);
