@@ -1,5 +1,6 @@
 #include "sim/run/run_pipeline.h"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -66,7 +67,10 @@ RunResult run_simulation(const Scenario& s, const Workload& w) {
     Summary& sm = r.summary;
     // After the run: a simulation earlier in this process would shift this run's clock.
     sm.no_policy_time_ms = has_no_memory_policy(s) ? sm.time_ms : no_policy_time_ms(s, w);
-    sm.overhead = sm.no_policy_time_ms > 0 ? sm.time_ms / sm.no_policy_time_ms : 0.0;
+    // Nine decimals: the no-policy run's clock starts where this run's ended, and SimGrid's
+    // rounding of a later absolute time differs in the last bits (about 1e-12 relative);
+    // a budget that never binds must read 1, not 1.0000000000000013.
+    sm.overhead = sm.no_policy_time_ms > 0 ? std::round(sm.time_ms / sm.no_policy_time_ms * 1e9) / 1e9 : 0.0;
     sm.budget_bytes = config.budget;  // also when a planner stopped before the engine ran
     sm.budget_ratio = config.budget_ratio;
     sm.budget_base_bytes = config.budget_base;
