@@ -119,7 +119,7 @@ TEST_CASE("budget: budget_ratio is a fraction of the live-bytes (os) peak whatev
     CHECK(budget_base_bytes(overlap_trace()) == 1020);
 }
 
-TEST_CASE("budget: a ratio not above 0 or above 1 is an error unless allowed; a budget below an op working set names the op") {
+TEST_CASE("budget: a ratio not above 0 or above 1 is an error unless allowed, a budget below an op working set names the op") {
     CHECK_THROWS_WITH(scenario(", memory: {budget_ratio: 0}", "{}"),
                       Catch::Contains("test: platform.memory.budget_ratio: 0 is not in (0, 1]"));
     CHECK_THROWS_WITH(scenario(", memory: {budget_ratio: 1.5}", "{}"),

@@ -24,7 +24,7 @@ TEST_CASE("output folder: --set overrides are part of the default folder name") 
     CHECK(a != b);
 }
 
-TEST_CASE("set errors: an error in a --set value names the --set; a wrong-case choice suggests the valid name") {
+TEST_CASE("set errors: an error in a --set value names the --set, a wrong-case choice suggests the valid name") {
     CHECK(key_origin("f.yaml", {"a.b=1", "c=2"}, "a.b") == "--set 'a.b=1'");
     CHECK(key_origin("f.yaml", {"a.b=1"}, "a.b.c") == "--set 'a.b=1'");
     CHECK(key_origin("f.yaml", {"a.b.c=1"}, "a.b") == "--set 'a.b.c=1'");
