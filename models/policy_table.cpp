@@ -1,6 +1,7 @@
 #include "models/policy_table.h"
 
 #include <algorithm>
+#include <cctype>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -27,10 +28,17 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 }  // namespace
 
 std::string closest_name(std::string_view name, const std::vector<std::string>& names) {
+    // Case is ignored: 'DTR' and 'Async' mean 'dtr' and 'async' (names are lower case).
+    const auto lower = [](std::string_view text) {
+        std::string out(text);
+        for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return out;
+    };
+    const std::string wanted = lower(name);
     std::string best;
     std::size_t best_distance = std::max<std::size_t>(2, name.size() / 3) + 1;
     for (const std::string& candidate : names) {
-        const std::size_t d = edit_distance(name, candidate);
+        const std::size_t d = edit_distance(wanted, lower(candidate));
         if (d < best_distance) {
             best_distance = d;
             best = candidate;

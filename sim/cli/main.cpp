@@ -4,7 +4,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <string>
+#include <vector>
 
+#include "models/policy_table.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/plan_command.h"
 #include "sim/cli/sweep_command.h"
@@ -26,7 +29,14 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         // --help and --version exit 0 through CLI11; a bad command line is an error like any other (exit 1).
         if (e.get_exit_code() == 0) return app.exit(e);
-        std::cerr << "memsim: error: " << e.what() << "\n(run 'memsim --help' for usage)\n";
+        std::string message = e.what();
+        // 'memsim bogus' is a misspelt command, not a missing one: name it and the closest.
+        if (argc > 1 && argv[1][0] != '-' && app.get_subcommands().empty()) {
+            std::vector<std::string> names;
+            for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+            message = memsim::unknown_name_message("command", argv[1], names);
+        }
+        std::cerr << "memsim: error: " << message << "\n(run 'memsim --help' for usage)\n";
         return memsim::cli::kExitError;
     }
     // Leave without running static destructors: tearing down SimGrid and the ns-3

@@ -49,7 +49,7 @@ void register_sweep_command(CLI::App& app) {
         ->take_all()
         ->allow_extra_args(false);
     cmd->add_option("--out", opt->out, "Sweep folder (default: the scenario's output.dir, else out/<name>)");
-    cmd->add_option("--jobs,-j", opt->jobs, "Points run at a time (default: the number of cores)")->check(CLI::PositiveNumber);
+    cmd->add_option("--jobs,-j", opt->jobs, "Points run at a time (default: the number of cores)")->check(CLI::Range(1, 4096));
     cmd->add_option("--emit-jobs", opt->emit_dir,
                     "Run nothing: write DIR/points/NNNN/scenario.yaml and DIR/jobs.txt (one `memsim run` per line) "
                     "for GNU parallel or a Slurm array; then `memsim merge DIR`");
@@ -59,6 +59,12 @@ void register_sweep_command(CLI::App& app) {
     cmd->callback([opt]() {
         guarded([&]() {
             const SweepPlan plan = plan_sweep(opt->scenario, opt->sets);
+            // Every point's summary says it too (Scenario::warnings); said once here.
+            for (const std::string& set : opt->sets)
+                for (const SweepParameter& p : plan.parameters)
+                    if (set.rfind(p.key + "=", 0) == 0)
+                        std::cerr << fmt::format("memsim: warning: --set '{}' has no effect: the sweep sets {} at every point\n",
+                                                 set, p.key);
             if (!opt->emit_dir.empty()) {
                 const std::size_t n = emit_sweep_jobs(plan, opt->emit_dir, current_executable());
                 const std::string jobs = (std::filesystem::path(opt->emit_dir) / "jobs.txt").string();

@@ -93,25 +93,26 @@ private:
         sm.swap_mode = c_.swap_mode_label;
         sm.peak_bytes = memory_.allocator().peak_bytes();
         sm.live_peak_bytes = memory_.live_peak();
-        sm.compute_ms = w_.compute_ms();
+        sm.iteration_compute_ms = w_.compute_ms() / c_.platform.gpu_speed_scale;  // compute_ms: as ops ran (GpuStream)
         sm.ops = w_.ops.size();
         sm.forward_end = w_.forward_end;
-        sm.swapped_tensors = swap_.plan().selected.size();
+        sm.swap_selected_tensors = swap_.plan().selected.size();
+        sm.swap_writes_cancelled = io_.cancelled_writes();
         if (c_.hybrid) {
             sm.details["hybrid_swapped"] = static_cast<double>(memory_.hybrid_tally().swapped);
             sm.details["hybrid_dropped"] = static_cast<double>(memory_.hybrid_tally().dropped);
         }
         if (swap_.moves_tensors()) {
             sm.details["swap_selected_bytes"] = static_cast<double>(swap_.plan().selected_bytes);
-            sm.details["cancelled_writes"] = static_cast<double>(io_.cancelled_writes());
         }
         if (result_.log.forward_end_ms >= 0) {
             sm.details["forward_ms"] = result_.log.forward_end_ms;
             sm.details["backward_ms"] = sm.time_ms - result_.log.forward_end_ms;
         }
         result_.log.budget_bytes = c_.budget;
-        if (c_.budget) sm.details["budget_bytes"] = static_cast<double>(*c_.budget);
-        if (c_.budget_ratio) sm.details["budget_ratio"] = *c_.budget_ratio;
+        sm.budget_bytes = c_.budget;
+        sm.budget_ratio = c_.budget_ratio;
+        sm.budget_base_bytes = c_.budget_base;
     }
 
     const Workload& w_;

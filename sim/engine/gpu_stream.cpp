@@ -56,6 +56,7 @@ void GpuStream::run_step(const PlanStep& step) {
         tensors_.lock(t);
     }
     run_exec(i, lane::kCompute, true);
+    summary_.compute_ms += op.cost_ms / rules_.gpu_speed_scale;
     if (rules_.storages && !op.outputs.empty())
         for (TensorId t : evictable_order(op.outputs, op.outputs.front())) tensors_.unlock(t);
     else

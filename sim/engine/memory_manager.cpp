@@ -120,6 +120,7 @@ TensorId MemoryManager::choose_victim(const std::vector<TensorId>& candidates, i
 void MemoryManager::evict(TensorId t, int op) {
     ++summary_.evictions;
     const bool to_disk = policy_.hybrid ? swap_is_cheaper(*view_, t) : policy_.spill;
+    ++(to_disk ? summary_.evictions_to_disk : summary_.drops);
     if (policy_.hybrid) ++(to_disk ? hybrid_.swapped : hybrid_.dropped);
     log_.mark(to_disk ? mark::kEvictToDisk : mark::kDrop, clock_.now(), op, t, w_.tensors[t].bytes);
     if (to_disk) {

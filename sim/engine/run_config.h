@@ -31,6 +31,7 @@ struct RunConfig {
     PlatformSpec platform;
     std::optional<std::uint64_t> budget;
     std::optional<double> budget_ratio;  // reported in the summary when the budget came from it
+    std::optional<std::uint64_t> budget_base;  // what budget_ratio is a fraction of (the live-bytes peak)
     Semantics semantics;
     bool hybrid = false;
     std::optional<double> max_overhead;  // none: kRunawayOverhead, reported as the built-in limit

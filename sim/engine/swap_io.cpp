@@ -69,6 +69,7 @@ void SwapIo::on_io_done(const IoRequest& r) {
     TensorState& st = tensors_[r.tensor];
     if (r.write) {
         summary_.bytes_written += r.bytes;
+        ++summary_.swap_writes;
         st.writing = false;
         st.has_disk_copy = true;
         end_write(r.tensor);
@@ -81,12 +82,14 @@ void SwapIo::on_io_done(const IoRequest& r) {
         free_to_disk(r.tensor, r.op);
     } else {
         summary_.bytes_read += r.bytes;
+        ++summary_.swap_reads;
         st.reading = false;
     }
 }
 
 void SwapIo::free_to_disk(TensorId t, int op) {
     memory_.free_memory(t, op);
+    summary_.swap_freed_bytes += w_.tensors[t].bytes;
     TensorState& st = tensors_[t];
     st.where = st.released ? Where::Absent : Where::OnDisk;
     st.written = false;
@@ -107,6 +110,7 @@ void SwapIo::free_pending_writes(int op) {
         if (st.where == Where::Resident && !st.keep_resident) {
             set_keep_resident(t, true);  // the write's completion must not free it again
             memory_.free_memory(t, op);
+            summary_.swap_freed_bytes += w_.tensors[t].bytes;
             st.where = Where::OnDisk;
             st.has_disk_copy = true;
             st.written = false;

@@ -178,6 +178,7 @@ std::string summary_html(const Summary& s, const EventLog& log) {
         out += fmt::format("<span>{} <b>{}</b></span>", name, html_escape(value));
     };
     item("time", fmt::format("{:.3f} ms", s.time_ms));
+    item("overhead", fmt::format("{:.4f}x", s.overhead));
     item("peak", format_bytes_human(s.peak_bytes));
     item("live peak", format_bytes_human(s.live_peak_bytes));
     item("compute", fmt::format("{:.3f} ms", s.compute_ms));
@@ -185,7 +186,7 @@ std::string summary_html(const Summary& s, const EventLog& log) {
     item("recompute", fmt::format("{:.3f} ms ({} ops)", s.recompute_ms, s.recomputed_ops));
     item("written", format_bytes_human(s.bytes_written));
     item("read", format_bytes_human(s.bytes_read));
-    item("swapped tensors", std::to_string(s.swapped_tensors));
+    item("swap selected", std::to_string(s.swap_selected_tensors));
     // Instant events, counted per kind (what the markers below show).
     std::map<std::string, std::size_t> marks;
     for (const Mark& m : log.marks) ++marks[m.kind];

@@ -23,13 +23,14 @@ std::string prefetch_text(const PrefetchSpec& p) {
 
 std::string rate_text(double bytes_per_s) { return fmt::format("{:.1f} MB/s", bytes_per_s / 1e6); }
 
+// "60% of 557.70 MiB = 334.62 MiB (live-bytes peak)": the ratio, what it is a fraction of, the bytes.
 std::string budget_text(const Scenario& s, const Summary& summary) {
-    const auto budget = summary.details.find("budget_bytes");
-    std::string text = budget != summary.details.end() ? format_bytes_human(static_cast<std::uint64_t>(budget->second))
-                       : s.platform.memory_budget ? format_bytes_human(*s.platform.memory_budget)
-                                                  : "none";
-    if (s.platform.memory_budget_ratio) text += fmt::format(" ({:g}% of the no-swap peak)", *s.platform.memory_budget_ratio * 100);
-    return text;
+    const std::optional<std::uint64_t> budget = summary.budget_bytes ? summary.budget_bytes : s.platform.memory_budget;
+    if (!budget) return "none";
+    if (summary.budget_ratio && summary.budget_base_bytes)
+        return fmt::format("{:g}% of {} = {} (the live-bytes peak with no policy)", *summary.budget_ratio * 100,
+                           format_bytes_human(*summary.budget_base_bytes), format_bytes_human(*budget));
+    return format_bytes_human(*budget);
 }
 
 std::string recompute_text(const RecomputeSpec& r) {
@@ -56,7 +57,9 @@ RunHeader run_header(const Scenario& s, const Workload& w, const Summary& summar
     h.title = s.name;
     for (std::size_t i = 0; i < variant.size(); ++i) h.title += (i == 0 ? ": " : ", ") + variant[i];
 
-    h.settings.emplace_back("workload", fmt::format("{}, batch {}, {} ops ({} forward)", w.name, w.batch, w.ops.size(), w.forward_end));
+    // A DTR log has no batch (0): its name alone.
+    const std::string batch = w.batch > 0 ? fmt::format(", batch {}", w.batch) : "";
+    h.settings.emplace_back("workload", fmt::format("{}{}, {} ops ({} forward)", w.name, batch, w.ops.size(), w.forward_end));
     h.settings.emplace_back("allocator", p.allocator);
     h.settings.emplace_back("budget", budget_text(s, summary));
     h.settings.emplace_back("swap", swaps ? fmt::format("{}, selection {}, prefetch {}", p.swap.mode, p.swap.select,

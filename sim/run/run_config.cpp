@@ -2,17 +2,36 @@
 
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "models/allocators.h"
 #include "models/alloc/replay.h"
+#include "models/workload/input_error.h"
+#include "sim/output/text_format.h"
+#include "sim/run/working_set.h"
+#include "sim/scenario/set_origin.h"
 
 namespace memsim {
 
+std::uint64_t budget_base_bytes(const Workload& w) {
+    std::unique_ptr<Allocator> allocator = make_allocator("os");
+    allocator->prepare(w);
+    return replay_peak(w, *allocator);
+}
+
 std::optional<std::uint64_t> resolved_budget(const Scenario& s, const Workload& w) {
     if (s.platform.memory_budget || !s.platform.memory_budget_ratio) return s.platform.memory_budget;
-    std::unique_ptr<Allocator> allocator = make_allocator(s.policy.allocator);
-    allocator->prepare(w);
-    const std::uint64_t peak = replay_peak(w, *allocator);
-    return static_cast<std::uint64_t>(std::floor(static_cast<double>(peak) * *s.platform.memory_budget_ratio));
+    return static_cast<std::uint64_t>(std::floor(static_cast<double>(budget_base_bytes(w)) * *s.platform.memory_budget_ratio));
+}
+
+void check_budget_fits_every_op(const Scenario& s, const Workload& w, std::uint64_t budget) {
+    const OpWorkingSet largest = largest_working_set(w);
+    if (largest.op < 0 || budget >= largest.bytes) return;
+    const std::string key = s.platform.memory_budget_ratio ? "platform.memory.budget_ratio" : "platform.memory.budget";
+    throw InputError(fmt::format("{}: {}: the budget {} ({} B) is below the working set of operator {} '{}': {} ({} B), its "
+                                 "inputs, outputs and scratch resident together while it runs; no policy can run it",
+                                 key_origin(s.file, s.overrides, key), key, format_bytes_human(budget), budget, largest.op,
+                                 w.ops[largest.op].name, format_bytes_human(largest.bytes), largest.bytes));
 }
 
 RunConfig resolve_run_config(const Scenario& s, const Workload& w) {
@@ -25,7 +44,11 @@ RunConfig resolve_run_config(const Scenario& s, const Workload& w) {
     c.platform = s.platform;
     c.budget = resolved_budget(s, w);
     c.budget_ratio = s.platform.memory_budget_ratio;
+    if (c.budget_ratio) c.budget_base = budget_base_bytes(w);
     c.semantics = find_row(semantics_table(), policy.semantics)->make();
+    // The published DTR runtime reports such a budget as out of memory (its h_DTR table
+    // has OOM cells there): dtr semantics keep that answer (docs/budgets.md).
+    if (c.budget && !c.semantics.dtr_runtime) check_budget_fits_every_op(s, w, *c.budget);
     c.hybrid = policy.hybrid;
     c.max_overhead = policy.recompute.max_overhead;
     c.make_allocator = [name = policy.allocator] { return make_allocator(name); };

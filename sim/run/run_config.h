@@ -11,11 +11,16 @@
 
 namespace memsim {
 
-// platform.memory.budget, else floor(ratio x the workload's no-swap peak under the
-// scenario's allocator), else none.
+// What platform.memory.budget_ratio is a fraction of: the workload's live-bytes peak
+// with no policy (the os allocator's), the same bytes whatever the scenario's allocator.
+std::uint64_t budget_base_bytes(const Workload& w);
+
+// platform.memory.budget, else floor(ratio x budget_base_bytes), else none.
 std::optional<std::uint64_t> resolved_budget(const Scenario& s, const Workload& w);
 
-// Throws InputError for a policy that does not fit together (validate_policy).
+// Throws InputError for a policy that does not fit together (validate_policy), and for
+// a budget below the largest operator's working set (sim/run/working_set.h) unless the
+// semantics are dtr, whose published runtime answers OOM there.
 RunConfig resolve_run_config(const Scenario& s, const Workload& w);
 
 }  // namespace memsim

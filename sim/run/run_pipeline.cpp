@@ -1,5 +1,6 @@
 #include "sim/run/run_pipeline.h"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -10,6 +11,9 @@
 #include "models/workload/input_error.h"
 #include "sim/engine/engine.h"
 #include "sim/output/outputs.h"
+#include "sim/output/run_header.h"
+#include "sim/run/no_policy_time.h"
+#include "sim/run/run_warnings.h"
 #include "sim/workload_factory.h"
 
 namespace memsim {
@@ -29,7 +33,7 @@ RunResult stopped_before_run(const Workload& w, const Scenario& s, const PlanSto
     sm.allocator = s.policy.allocator;
     sm.semantics = s.policy.semantics;
     sm.swap_mode = s.policy.swap.mode;
-    sm.compute_ms = w.compute_ms();
+    sm.iteration_compute_ms = w.compute_ms() / s.platform.gpu_speed_scale;  // nothing ran: compute_ms stays 0
     sm.ops = w.ops.size();
     sm.forward_end = w.forward_end;
     return r;
@@ -54,11 +58,24 @@ ExecPlan execution_plan(const Workload& w, const Scenario& s, const RunConfig& c
 
 RunResult run_simulation(const Scenario& s, const Workload& w) {
     const RunConfig config = resolve_run_config(s, w);
+    RunResult r;
     try {
-        return simulate(w, config, execution_plan(w, s, config));
+        r = simulate(w, config, execution_plan(w, s, config));
     } catch (const PlanStopped& stop) {
-        return stopped_before_run(w, s, stop);
+        r = stopped_before_run(w, s, stop);
     }
+    Summary& sm = r.summary;
+    // After the run: a simulation earlier in this process would shift this run's clock.
+    sm.no_policy_time_ms = has_no_memory_policy(s) ? sm.time_ms : no_policy_time_ms(s, w);
+    // Nine decimals: the no-policy run's clock starts where this run's ended, and SimGrid's
+    // rounding of a later absolute time differs in the last bits (about 1e-12 relative);
+    // a budget that never binds must read 1, not 1.0000000000000013.
+    sm.overhead = sm.no_policy_time_ms > 0 ? std::round(sm.time_ms / sm.no_policy_time_ms * 1e9) / 1e9 : 0.0;
+    sm.budget_bytes = config.budget;  // also when a planner stopped before the engine ran
+    sm.budget_ratio = config.budget_ratio;
+    sm.budget_base_bytes = config.budget_base;
+    sm.warnings = run_warnings(s, sm);
+    return r;
 }
 
 ScenarioRun run_scenario(Scenario s, const std::string& out_dir) {
@@ -68,7 +85,8 @@ ScenarioRun run_scenario(Scenario s, const std::string& out_dir) {
 
 ScenarioRun run_scenario(Scenario s, const Workload& w, const std::string& out_dir) {
     if (!out_dir.empty()) s.resolved["output"]["dir"] = out_dir;  // the summary records where it went
-    ScenarioRun run{run_simulation(s, w), out_dir.empty() ? s.output.dir : out_dir, {}};
+    ScenarioRun run{run_simulation(s, w), out_dir.empty() ? s.output.dir : out_dir, {}, {}};
+    run.settings = run_header(s, w, run.result.summary).settings;
     // The summary last: a run whose other outputs failed leaves no summary to call it ok.
     run.outputs = write_run_outputs(run.result.log, run.result.summary, w, s, run.dir);
     write_summary(run.result, s, run.dir);
@@ -84,8 +102,9 @@ RunResult simulate(const Workload& w, const Scenario& scenario, const ExecPlan& 
 int report_run(const ScenarioRun& run, const Scenario& s, const std::string& scenario_file, std::ostream& out,
                std::ostream& err, bool quiet) {
     const Summary& summary = run.result.summary;
+    for (const std::string& warning : summary.warnings) err << "memsim: warning: " << warning << "\n";
     if (!quiet) {
-        out << to_table(summary);
+        out << to_table(summary, run.settings);
         if (s.resolved["sweep"])
             out << "note       this scenario has a sweep: section; run it with `memsim sweep " << scenario_file
                 << "` (this run is its base point)\n";

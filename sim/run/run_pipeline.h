@@ -25,6 +25,7 @@ struct ScenarioRun {
     RunResult result;
     std::string dir;                   // where summary.json went
     std::vector<std::string> outputs;  // the other files written, in order
+    std::vector<std::pair<std::string, std::string>> settings;  // what shaped the run, in words (RunHeader)
 };
 
 // Everything `memsim run` does but printing; `out_dir` (if not empty) overrides

@@ -16,6 +16,7 @@
 #include "models/workload/input_error.h"
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/schema.h"
+#include "sim/scenario/set_origin.h"
 
 namespace memsim {
 
@@ -23,9 +24,13 @@ class Parser {
 public:
     Parser(std::string label, std::string base_dir) : label_(std::move(label)), base_dir_(std::move(base_dir)) {}
 
+    // A key the user set with --set is reported as that --set (set_origin.h).
     [[noreturn]] void fail(const std::string& key, const std::string& what) const {
-        throw InputError(fmt::format("{}: {}: {}", label_, key.empty() ? "(top level)" : key, what));
+        throw InputError(
+            fmt::format("{}: {}: {}", key_origin(label_, overrides_, key), key.empty() ? "(top level)" : key, what));
     }
+
+    void set_overrides(std::vector<std::string> overrides) { overrides_ = std::move(overrides); }
 
     // Unknown keys anywhere are errors, with the closest valid key suggested.
     void check_keys(const YAML::Node& node, const Field& field, const std::string& path) const {
@@ -140,6 +145,7 @@ public:
 private:
     std::string label_;
     std::string base_dir_;
+    std::vector<std::string> overrides_;
 };
 
 YAML::Node load_yaml_file(const std::string& path, const std::string& what);

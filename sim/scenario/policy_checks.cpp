@@ -16,6 +16,7 @@
 #include "models/workload/input_error.h"
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/schema.h"
+#include "sim/scenario/set_origin.h"
 
 namespace memsim {
 
@@ -25,7 +26,9 @@ template <typename Table>
 const auto& row_named(const Table& table, const std::string& name, const Scenario& s, const char* key,
                       const std::vector<std::string>& valid) {
     const auto* row = find_row(table, name);
-    if (!row) throw InputError(fmt::format("{}: {}: unknown value '{}' (valid: {})", s.file, key, name, fmt::join(valid, ", ")));
+    if (!row)
+        throw InputError(fmt::format("{}: {}: {}", key_origin(s.file, s.overrides, key), key,
+                                     unknown_name_message("value", name, valid)));
     return *row;
 }
 
@@ -33,7 +36,7 @@ const auto& row_named(const Table& table, const std::string& name, const Scenari
 
 void validate_policy(const Scenario& s) {
     const auto fail = [&](const std::string& key, const std::string& what) {
-        throw InputError(fmt::format("{}: {}: {}", s.file, key, what));
+        throw InputError(fmt::format("{}: {}: {}", key_origin(s.file, s.overrides, key), key, what));
     };
     const PolicySpec& policy = s.policy;
     const bool budget = s.platform.memory_budget || s.platform.memory_budget_ratio;

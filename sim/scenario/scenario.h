@@ -47,6 +47,9 @@ struct PlatformSpec {
     // peak under the scenario's allocator, resolved into memory_budget once the workload
     // is loaded (resolve_run_config in sim/run/run_config.h). Exclusive with budget.
     std::optional<double> memory_budget_ratio;
+    // platform.memory.allow_ratio_above_one: a budget_ratio above 1 (more memory than the
+    // workload ever holds) is accepted only when the user says they mean it.
+    bool allow_ratio_above_one = false;
 };
 
 // policy.swap.prefetch: a rule of the prefetch table (models/swap/prefetch/) and its
@@ -89,6 +92,9 @@ struct Scenario {
     std::string name;
     std::string description;
     std::string file;         // where it was read from ("" when built in code)
+    std::vector<std::string> overrides;  // the --set assignments applied, in order
+    std::string platform_file;           // the platform file inlined ("" when written inline)
+    std::vector<std::string> warnings;   // inert settings found while loading (an override overridden later)
     YAML::Node resolved;      // after platform-file inlining and --set overrides
     WorkloadSpec workload;
     PlatformSpec platform;

@@ -65,7 +65,7 @@ const Field& schema() {
             {"disk", Kind::Map, {
                 {"bandwidth", Kind::Rate}, {"read_bandwidth", Kind::Rate}, {"write_bandwidth", Kind::Rate},
                 {"latency", Kind::Time}, {"read_latency", Kind::Time}, {"write_latency", Kind::Time}}},
-            {"memory", Kind::Map, {{"budget", Kind::Size}, {"budget_ratio", Kind::Float}}}}},
+            {"memory", Kind::Map, {{"budget", Kind::Size}, {"budget_ratio", Kind::Float}, {"allow_ratio_above_one", Kind::Bool}}}}},
         {"policy", Kind::Map, {
             {"allocator", Kind::String, {}, allocator_names()},
             {"semantics", Kind::String, {}, semantics_names()},

@@ -61,9 +61,19 @@ PlatformSpec parse_platform(const YAML::Node& n, const Parser& p) {
         if (!(b.IsScalar() && (b.as<std::string>() == "none" || b.as<std::string>() == "unlimited")))
             s.memory_budget = p.with_units(b, "platform.memory.budget", parse_bytes);
     }
+    if (n["memory"] && n["memory"]["allow_ratio_above_one"])
+        s.allow_ratio_above_one =
+            p.scalar<bool>(n["memory"]["allow_ratio_above_one"], "platform.memory.allow_ratio_above_one", "true or false");
     if (n["memory"] && n["memory"]["budget_ratio"]) {
         s.memory_budget_ratio = p.scalar<double>(n["memory"]["budget_ratio"], "platform.memory.budget_ratio", "a number");
-        if (!(*s.memory_budget_ratio > 0)) p.fail("platform.memory.budget_ratio", "must be > 0");
+        const double ratio = *s.memory_budget_ratio;
+        if (!(ratio > 0))
+            p.fail("platform.memory.budget_ratio", fmt::format("{:g} is not in (0, 1]: a budget is a positive fraction of the "
+                                                               "workload's live-bytes peak", ratio));
+        if (ratio > 1 && !s.allow_ratio_above_one)
+            p.fail("platform.memory.budget_ratio",
+                   fmt::format("{:g} is above 1: more memory than the workload ever holds, so the budget never binds; "
+                               "set platform.memory.allow_ratio_above_one: true if you mean it", ratio));
         if (s.memory_budget)
             p.fail("platform.memory.budget_ratio", "give either platform.memory.budget or platform.memory.budget_ratio, not both");
     }

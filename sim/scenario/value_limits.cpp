@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "models/workload/input_error.h"
+#include "sim/scenario/set_origin.h"
 
 namespace memsim {
 
@@ -30,7 +31,7 @@ std::string written(const Scenario& s, const std::string& dotted) {
 void check_range(const Scenario& s, const std::string& key, double value, double low, double high, const char* unit) {
     if (std::isfinite(value) && value >= low && value <= high) return;
     const std::string text = written(s, key);
-    throw InputError(fmt::format("{}: {}: {}{} is out of range [{:g}, {:g}]{}", s.file, key,
+    throw InputError(fmt::format("{}: {}: {}{} is out of range [{:g}, {:g}]{}", key_origin(s.file, s.overrides, key), key,
                                  text.empty() ? "" : "'" + text + "' = ", fmt::format("{:g}{}", value, unit), low, high,
                                  unit));
 }

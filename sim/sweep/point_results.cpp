@@ -21,10 +21,10 @@ namespace {
 
 // Fields that are not results: the scenario text is in the point's folder.
 const std::set<std::string> kNotColumns = {"scenario_resolved", "status", "message"};
-const std::vector<std::string> kLeadingColumns = {"time_ms",        "peak_bytes",      "stall_ms",
-                                                  "live_peak_bytes", "compute_ms",     "recompute_ms",
-                                                  "bytes_written",  "bytes_read",      "swapped_tensors",
-                                                  "recomputed_ops", "evictions"};
+const std::vector<std::string> kLeadingColumns = {"time_ms",        "overhead",       "peak_bytes",
+                                                  "stall_ms",       "live_peak_bytes", "compute_ms",
+                                                  "recompute_ms",   "bytes_written",  "bytes_read",
+                                                  "swap_selected_tensors", "recomputed_ops", "evictions"};
 
 std::string last_line_of(const fs::path& path) {
     std::ifstream in(path);

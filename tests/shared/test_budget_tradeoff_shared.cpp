@@ -41,7 +41,7 @@ TEST_CASE("shared: budget trade-off on MobilenetV2 batch 4 (dtr and hybrid and s
         INFO("ratio " << p.ratio);
         const RunResult dtr = run_mnv2(p.ratio, "{allocator: os, recompute: {heuristic: dtr}}");
         CHECK(dtr.summary.status == "ok");
-        CHECK(dtr.summary.details.at("budget_bytes") == static_cast<double>(p.budget));
+        CHECK(dtr.summary.budget_bytes == p.budget);
         CHECK(dtr.summary.peak_bytes <= p.budget);
         CHECK(dtr.summary.recomputed_ops == p.dtr_recomputed);
         CHECK(dtr.summary.time_ms == Approx(p.dtr_time_ms).margin(1e-3));

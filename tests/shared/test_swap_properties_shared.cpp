@@ -91,14 +91,14 @@ TEST_CASE("shared: once writes keep up, more bandwidth never makes async slower"
             auto at = [&](const std::string& bw) {
                 return run(w, "{allocator: os, swap: {mode: async, prefetch: " + prefetch + "}}", "disk: {bandwidth: " + bw + "}");
             };
-            const double settled = at(bandwidths.back()).details.at("cancelled_writes");
+            const double settled = at(bandwidths.back()).swap_writes_cancelled;
             double previous = 1e300;
             int points = 0;
             for (const std::string& bw : bandwidths) {
                 INFO(model << " " << prefetch << " " << bw);
                 const Summary s = at(bw);
                 REQUIRE(s.status == "ok");
-                if (s.details.at("cancelled_writes") != settled) continue;
+                if (s.swap_writes_cancelled != settled) continue;
                 CHECK(s.time_ms <= previous * (1 + 1e-12));
                 previous = s.time_ms;
                 ++points;

@@ -72,7 +72,7 @@ def budget(path):
     print("| --- |" + " --- |" * 8)
     for r in _rows(path):
         print(f"| {label(r['policy'])} | {float(r['platform.memory.budget_ratio']):.0%} | {r['status']} "
-              f"| {float(r['time_ms']):.0f} | {_overhead(r)} | {r['peak_bytes']} | {r['swapped_tensors']} "
+              f"| {float(r['time_ms']):.0f} | {_overhead(r)} | {r['peak_bytes']} | {r['swap_selected_tensors']} "
               f"| {r['bytes_written']} | {r['recomputed_ops']} |")
 
 
@@ -82,7 +82,7 @@ def disk(path):
     for r in _rows(path):
         print(f"| {_name(r['workload.dtr_log'])} | {float(r['platform.memory.budget_ratio']):.0%} "
               f"| {r['platform.disk.bandwidth']} | {r['status']} | {float(r['time_ms']):.0f} | {_overhead(r)} "
-              f"| {float(r['stall_ms']):.0f} | {r['swapped_tensors']} | {r['bytes_written']} |")
+              f"| {float(r['stall_ms']):.0f} | {r['swap_selected_tensors']} | {r['bytes_written']} |")
 
 
 if __name__ == "__main__":

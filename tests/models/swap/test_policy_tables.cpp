@@ -74,9 +74,9 @@ TEST_CASE("policy tables: every row parses, an unknown name suggests the closest
         CHECK(parse_scenario(kBase, "t.yaml", {"policy.semantics=" + std::string(row.name)}).policy.semantics == row.name);
     CHECK(parse_scenario(kBase, "t.yaml", {"policy.swap.prefetch=lead_ms:2ms"}).policy.swap.prefetch.lead_ms == 2.0);
     CHECK_THROWS_WITH(parse_scenario(kBase, "t.yaml", {"policy.recompute.heuristic=dtrr"}),
-                      Catch::Contains("t.yaml: policy.recompute.heuristic: unknown value 'dtrr' (did you mean 'dtr'?)"));
+                      Catch::Contains("--set 'policy.recompute.heuristic=dtrr': policy.recompute.heuristic: unknown value 'dtrr' (did you mean 'dtr'?)"));
     CHECK_THROWS_WITH(parse_scenario(kBase, "t.yaml", {"policy.allocator=poool"}),
-                      Catch::Contains("t.yaml: policy.allocator: unknown value 'poool' (did you mean 'pool'?)"));
+                      Catch::Contains("--set 'policy.allocator=poool': policy.allocator: unknown value 'poool' (did you mean 'pool'?)"));
 }
 
 TEST_CASE("policy tables: run --help lists every swap mode, selection and prefetch rule with its summary") {

@@ -35,7 +35,7 @@ TEST_CASE("cli: run writes summary.json with every documented field") {
     CHECK_THAT(o.out, Catch::Contains("scenario   example  [ok]"));
     const json s = json::parse(read_file(dir / "summary.json"));
     for (const char* key : {"peak_bytes", "time_ms", "compute_ms", "stall_ms", "bytes_written", "bytes_read", "recomputed_ops",
-                            "recompute_ms", "ops", "allocator", "status", "swapped_tensors", "scenario_resolved"})
+                            "recompute_ms", "ops", "allocator", "status", "swap_selected_tensors", "scenario_resolved"})
         CHECK(s.contains(key));
     // examples/mlp batch 4 under the pool allocator (as `memsim info` reports it).
     CHECK(s["status"] == "ok");
@@ -76,7 +76,7 @@ TEST_CASE("cli: the same scenario gives the same bytes") {
 TEST_CASE("cli: bad input is an error naming the file, the key and the value, exit 1") {
     const Outcome typo = run_memsim("run scenarios/example.yaml --set policy.alocator=os");
     CHECK(typo.code == 1);
-    CHECK_THAT(typo.err, Catch::Contains("scenarios/example.yaml: policy.alocator") && Catch::Contains("did you mean 'allocator'?"));
+    CHECK_THAT(typo.err, Catch::Contains("--set 'policy.alocator=os': policy.alocator") && Catch::Contains("did you mean 'allocator'?"));
     const Outcome batch = run_memsim("run scenarios/example.yaml --set workload.batch=3");
     CHECK(batch.code == 1);
     CHECK_THAT(batch.err, Catch::Contains("mlp.3.tensor_size.json") && Catch::Contains("batches measured: 1 2 4 8"));
@@ -90,13 +90,13 @@ TEST_CASE("cli: bad input is an error naming the file, the key and the value, ex
 
 TEST_CASE("cli: an out-of-memory run writes its summary and exits 2") {
     const fs::path dir = fresh_dir("oom");
-    const Outcome o = run_memsim("run scenarios/example.yaml -q --set platform.memory.budget=1KB --set policy.recompute.heuristic=dtr --out " +
+    const Outcome o = run_memsim("run scenarios/example.yaml -q --set platform.memory.budget=5MB --set policy.recompute.heuristic=dtr --out " +
                              dir.string());
     CHECK(o.code == 2);
     CHECK_THAT(o.err, Catch::Contains("memsim: oom: out of memory at op"));
     const json s = json::parse(read_file(dir / "summary.json"));
     CHECK(s["status"] == "oom");
-    CHECK_THAT(s["message"].get<std::string>(), Catch::Contains("budget 1000 B"));
+    CHECK_THAT(s["message"].get<std::string>(), Catch::Contains("budget 5000000 B"));
 }
 
 TEST_CASE("cli: info --json on the shipped example") {
@@ -108,4 +108,14 @@ TEST_CASE("cli: info --json on the shipped example") {
     CHECK(j["oracle_peak_bytes"] == 7993384);
     CHECK(j["pool_peak_bytes"] == 10885696);
     CHECK(j["feature_map_bytes"] == 4858472);
+}
+
+TEST_CASE("cli: a misspelt command is named with the closest one, exit 1") {
+    const Outcome o = run_memsim("rnu scenarios/example.yaml");
+    CHECK(o.code == 1);
+    CHECK_THAT(o.err, Catch::Contains("memsim: error: unknown command 'rnu' (valid: run, info, generate, sweep, merge, plan, "
+                                      "trace; did you mean 'run'?)"));
+    const Outcome jobs = run_memsim("sweep scenarios/example.yaml -j 0");
+    CHECK(jobs.code == 1);
+    CHECK_THAT(jobs.err, Catch::Contains("--jobs: Value 0 not in range 1 to 4096"));
 }

@@ -148,8 +148,13 @@ TEST_CASE("recompute engine: a recomputation whose input was itself evicted") {
 }
 
 TEST_CASE("recompute engine: out of memory names the op, the bytes, the budget and what is held") {
-    // B needs 1 byte while its input a (locked) fills the 1-byte budget.
-    const RunResult r = run_heuristic(recursion_graph(), 1, "dtr");
+    // B needs 1 byte while its input a (locked) fills the 1-byte budget. Op 3's 5-byte
+    // output can never fit in 1 B: simulated semantics refuse the budget before the run,
+    // naming op 3; dtr semantics keep the published runtime's answer, OOM at op 1.
+    CHECK_THROWS_WITH(run_heuristic(recursion_graph(), 1, "dtr"),
+                      Catch::Contains("test: platform.memory.budget: the budget 1 B (1 B) is below the working set of "
+                                      "operator 3 'op3': 5 B (5 B)"));
+    const RunResult r = run(recursion_graph(), 1, "recompute: {heuristic: dtr}, semantics: dtr");
     test::check_golden_run("timelines/recompute_engine/out_of_memory", r);
     CHECK(r.summary.status == "oom");
     CHECK(r.summary.message ==
@@ -214,7 +219,7 @@ TEST_CASE("recompute engine: budget_ratio is a fraction of the no-swap peak") {
                                       "policy: {allocator: os, recompute: {heuristic: dtr}}\n",
                                       "test");
     const RunResult r = simulate(w, s);
-    CHECK(r.summary.details.at("budget_bytes") == 15);  // floor(0.95 x 16)
+    CHECK(r.summary.budget_bytes == 15u);  // floor(0.95 x 16)
     CHECK(r.summary.recomputed_ops == 1);
     CHECK_THROWS_WITH(parse_scenario("workload: {synthetic: uniform_linear, n: 2}\nplatform: {memory: {budget: 1MB, budget_ratio: 0.5}}\n", "t.yaml"),
                       Catch::Contains("either platform.memory.budget or platform.memory.budget_ratio"));

@@ -35,7 +35,7 @@ TEST_CASE("async: the write of t0 overlaps op1 and op2 read queues behind the wr
     CHECK(r.summary.stall_ms == Approx(10.2).epsilon(1e-12));
     CHECK(r.summary.bytes_written == 1010);
     CHECK(r.summary.bytes_read == 1010);
-    CHECK(r.summary.swapped_tensors == 2);
+    CHECK(r.summary.swap_selected_tensors == 2);
     // During op1: t0 (write in flight until 15) + t1 = 1010. During op2: t0 + t1 + t2 = 1020.
     CHECK(r.summary.live_peak_bytes == 1020);
     const auto& acts = r.log.activities;

@@ -76,7 +76,7 @@ TEST_CASE("scenario: prefetch forms") {
 
 TEST_CASE("scenario error: unknown keys suggest the closest valid key") {
     CHECK_THAT(error_of([] { parse_scenario(kBase, "t.yaml", {"policy.alocator=os"}); }),
-               Catch::Contains("t.yaml: policy.alocator: unknown key 'policy.alocator' (did you mean 'allocator'?)"));
+               Catch::Contains("--set 'policy.alocator=os': policy.alocator: unknown key 'policy.alocator' (did you mean 'allocator'?)"));
     CHECK_THAT(error_of([] { parse_scenario(kBase, "t.yaml", {"platform.disk.bandwith=1GB/s"}); }),
                Catch::Contains("did you mean 'bandwidth'?"));
     CHECK_THAT(error_of([] { parse_scenario(std::string(kBase) + "wokload: {}\n", "t.yaml"); }),
@@ -85,11 +85,11 @@ TEST_CASE("scenario error: unknown keys suggest the closest valid key") {
 
 TEST_CASE("scenario error: bad values name the file, the key and the value") {
     CHECK_THAT(error_of([] { parse_scenario(kBase, "t.yaml", {"policy.swap.mode=asynch"}); }),
-               Catch::Contains("t.yaml: policy.swap.mode: unknown value 'asynch' (did you mean 'async'?)"));
+               Catch::Contains("--set 'policy.swap.mode=asynch': policy.swap.mode: unknown value 'asynch' (did you mean 'async'?)"));
     CHECK_THAT(error_of([] { parse_scenario(kBase, "t.yaml", {"platform.disk.bandwidth=12XB/s"}); }),
-               Catch::Contains("t.yaml: platform.disk.bandwidth: '12XB/s': unknown size unit 'XB'"));
+               Catch::Contains("--set 'platform.disk.bandwidth=12XB/s': platform.disk.bandwidth: '12XB/s': unknown size unit 'XB'"));
     CHECK_THAT(error_of([] { parse_scenario(kBase, "t.yaml", {"workload.batch=-3"}); }),
-               Catch::Contains("t.yaml: workload.batch: -3 must be >= 1"));
+               Catch::Contains("--set 'workload.batch=-3': workload.batch: -3 must be >= 1"));
     CHECK_THAT(error_of([] { parse_scenario(kBase, "t.yaml", {"policy.swap.prefetch.lead_ops=-1"}); }),
                Catch::Contains("policy.swap.prefetch.lead_ops: must be >= 0"));
     CHECK_THAT(error_of([] { parse_scenario(kBase, "t.yaml", {"platform.memory.budget=lots"}); }),

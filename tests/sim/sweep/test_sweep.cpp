@@ -93,7 +93,7 @@ TEST_CASE("sweep: a 3x3 sweep gives 9 rows, every summary field, and the plots")
     CHECK(std::vector<std::string>(header.begin(), header.begin() + 5) ==
           std::vector<std::string>{"point", "platform.disk.bandwidth", "policy.swap.prefetch", "status", "message"});
     for (const char* field : {"time_ms", "peak_bytes", "stall_ms", "live_peak_bytes", "compute_ms", "recompute_ms",
-                              "bytes_written", "bytes_read", "swapped_tensors", "recomputed_ops", "evictions", "ops",
+                              "bytes_written", "bytes_read", "swap_selected_tensors", "recomputed_ops", "evictions", "ops",
                               "swap_mode", "details.forward_ms", "details.backward_ms"})
         column(header, field);
     CHECK(std::find(header.begin(), header.end(), "scenario_resolved") == header.end());
@@ -180,15 +180,15 @@ TEST_CASE("sweep: --emit-jobs then every line of jobs.txt then merge gives the s
 TEST_CASE("sweep: points that run out of memory are rows with status oom and the sweep finishes") {
     const fs::path dir = fresh_dir("sweep_oom");
     const fs::path scenario = write_scenario(dir, "budget_oom", "  allocator: pool\n  recompute:\n    heuristic: dtr\n",
-                                             "  platform.memory.budget: [1KB, 9MB, 64MiB]\n");
+                                             "  platform.memory.budget: [5MB, 9MB, 64MiB]\n");
     const Outcome o = run_memsim(fmt::format("sweep {} --jobs 2 --out {}", scenario.string(), (dir / "out").string()));
     INFO(o.err);
     CHECK(o.code == 0);  // failed points are results, not a failed sweep
     CHECK_THAT(o.out, Catch::Contains("3 points: 1 ok, 2 failed"));
-    CHECK_THAT(o.err, Catch::Contains("platform.memory.budget=1KB: oom (out of memory at op"));
+    CHECK_THAT(o.err, Catch::Contains("platform.memory.budget=5MB: oom (out of memory at op"));
     const std::vector<std::string> rows = lines_of(read_file(dir / "out" / "results.csv"));
     REQUIRE(rows.size() == 4);
-    CHECK_THAT(rows[1], Catch::StartsWith("0001,1KB,oom,\"out of memory at op"));
+    CHECK_THAT(rows[1], Catch::StartsWith("0001,5MB,oom,\"out of memory at op"));
     CHECK_THAT(rows[2], Catch::StartsWith("0002,9MB,oom,\"out of memory at op"));
     CHECK_THAT(rows[3], Catch::StartsWith("0003,64MiB,ok,,"));
     // The plots mark the two points without a result instead of drawing them at zero.
@@ -224,7 +224,7 @@ TEST_CASE("sweep: the shipped disk_speed_whatif runs as shipped, with plots and 
 TEST_CASE("sweep: on a terminal a progress bar counts points done and failed, with an ETA") {
     const fs::path dir = fresh_dir("sweep_tty");
     const fs::path scenario = write_scenario(dir, "budget_oom", "  allocator: pool\n  recompute:\n    heuristic: dtr\n",
-                                             "  platform.memory.budget: [1KB, 9MB, 64MiB]\n");
+                                             "  platform.memory.budget: [5MB, 9MB, 64MiB]\n");
     // script(1) (util-linux, in every Debian) runs the sweep on a pseudo-terminal.
     const std::string command = fmt::format("sweep {} --jobs 2 --out {}", scenario.string(), (dir / "out").string());
     const std::string script = fmt::format("script -qec '{} {}' /dev/null > {} 2>&1", MEMSIM_BINARY, command,
@@ -236,7 +236,7 @@ TEST_CASE("sweep: on a terminal a progress bar counts points done and failed, wi
                         Catch::Contains("] 3/3 points  2 failed  0 running") && Catch::Contains("ETA"));
     CHECK_THAT(tty, Catch::Contains("[##############################] 3/3 points"));
     // Failed points are printed above the bar; no plain "[k/3]" lines on a terminal.
-    CHECK_THAT(tty, Catch::Contains("0001 platform.memory.budget=1KB: oom"));
+    CHECK_THAT(tty, Catch::Contains("0001 platform.memory.budget=5MB: oom"));
     CHECK(tty.find("[1/3]") == std::string::npos);
     CHECK_THAT(tty, Catch::Contains("3 points: 1 ok, 2 failed"));
 }

@@ -22,14 +22,14 @@ namespace fs = std::filesystem;
 TEST_CASE("sweep: forked points give the same results, plots and summaries as a process per point") {
     const fs::path dir = fresh_dir("sweep_fork");
     const fs::path scenario = dir / "fork.yaml";
-    // batch 3 is not in the profile (1, 2, 4, 8): an error row; a 1KB budget: oom rows.
+    // batch 3 is not in the profile (1, 2, 4, 8): an error row; a 5MB budget: oom rows.
     std::ofstream(scenario) << "name: fork\n"
                                "workload: {profile: examples/mlp, batch: 4}\n"
                                "platform: configs/phone.yaml\n"
                                "policy: {allocator: pool, recompute: {heuristic: dtr}}\n"
                                "sweep:\n"
                                "  workload.batch: [2, 3, 4]\n"
-                               "  platform.memory.budget: [1KB, 64MiB]\n";
+                               "  platform.memory.budget: [5MB, 64MiB]\n";
     const std::string out = (dir / "out").string();
     const Outcome per_process = run_memsim(fmt::format("sweep {} --jobs 2 --process-per-point --out {}", scenario.string(), out));
     INFO(per_process.err);
@@ -42,8 +42,8 @@ TEST_CASE("sweep: forked points give the same results, plots and summaries as a 
 
     const std::string csv = read_file(dir / "out" / "results.csv");
     CHECK(csv == read_file(dir / "per_process" / "results.csv"));
-    CHECK_THAT(csv, Catch::Contains("\n0003,3,1KB,error,") && Catch::Contains("no batch 3"));
-    CHECK_THAT(csv, Catch::Contains("\n0001,2,1KB,oom,") && Catch::Contains("\n0002,2,64MiB,ok,"));
+    CHECK_THAT(csv, Catch::Contains("\n0003,3,5MB,error,") && Catch::Contains("no batch 3"));
+    CHECK_THAT(csv, Catch::Contains("\n0001,2,5MB,oom,") && Catch::Contains("\n0002,2,64MiB,ok,"));
     for (const auto& entry : fs::directory_iterator(dir / "out")) {
         if (entry.path().extension() != ".svg") continue;
         INFO(entry.path());
