@@ -19,8 +19,6 @@ double serial_ms(const SwapWarningInputs& in) {
 
 std::vector<std::string> swap_warnings(const SwapWarningInputs& in) {
     std::vector<std::string> out;
-    if (in.prefetch_set && !in.async)
-        out.push_back("prefetch has no effect: policy.swap.prefetch applies to policy.swap.mode: async only");
     if (!in.swaps) return out;
     if (in.swapped_tensors > 0 && in.live_peak_bytes >= in.no_swap_live_peak_bytes)
         out.push_back(fmt::format("swapping saved no memory: live peak {} B, no-swap live peak {} B", in.live_peak_bytes,

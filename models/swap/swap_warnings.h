@@ -1,7 +1,8 @@
 // Swap-specific warnings for a finished run: facts a user would otherwise miss in the
 // numbers (a run that "swaps" and saves nothing, writes thrown away, an async schedule
-// slower than its serial one, a prefetch rule that cannot act). A pure function of the
-// configuration and the run's counters; the summary writer shows what it returns.
+// slower than its serial one). A pure function of the configuration and the run's
+// counters; sim/run/run_warnings.cpp appends what it returns to the summary's warnings
+// (a prefetch rule that cannot act is a scenario warning there, not repeated here).
 #pragma once
 
 #include <cstdint>
@@ -14,7 +15,6 @@ struct SwapWarningInputs {
     // Configuration.
     bool swaps = false;         // the swap mode moves tensors (policy.swap.mode != none)
     bool async = false;         // reads are issued by the prefetch rule (async mode)
-    bool prefetch_set = false;  // the scenario names policy.swap.prefetch
     double read_bytes_per_s = 0, write_bytes_per_s = 0;  // platform.disk
     double read_latency_ms = 0, write_latency_ms = 0;
     // The run.
@@ -29,7 +29,6 @@ struct SwapWarningInputs {
 };
 
 // In this order, when they apply:
-// - "prefetch has no effect: ..." the scenario names a prefetch rule but the mode is not async;
 // - "swapping saved no memory: ..." tensors were selected but the live peak is not below
 //   the no-swap live peak;
 // - "N of M swap-outs were cancelled: ..." writes dropped because their tensor was needed first;

@@ -74,7 +74,7 @@ RunResult run_simulation(const Scenario& s, const Workload& w) {
     sm.budget_bytes = config.budget;  // also when a planner stopped before the engine ran
     sm.budget_ratio = config.budget_ratio;
     sm.budget_base_bytes = config.budget_base;
-    sm.warnings = run_warnings(s, sm);
+    sm.warnings = run_warnings(s, w, sm);
     return r;
 }
 

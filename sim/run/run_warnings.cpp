@@ -1,9 +1,13 @@
 #include "sim/run/run_warnings.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "models/swap/mode/swap_mode.h"
 #include "models/swap/prefetch/prefetch_rule.h"
+#include "models/swap/swap_plan.h"
+#include "models/swap/swap_warnings.h"
 
 namespace memsim {
 
@@ -44,9 +48,33 @@ std::vector<std::string> scenario_warnings(const Scenario& s) {
     return warnings;
 }
 
-std::vector<std::string> run_warnings(const Scenario& s, const Summary& /*summary*/) {
+std::vector<std::string> run_warnings(const Scenario& s, const Workload& w, const Summary& sm) {
     std::vector<std::string> warnings = scenario_warnings(s);
-    // The swap model's warnings about a run's result go here.
+    const SwapModeRow* mode_row = find_row(swap_modes(), s.policy.swap.mode);
+    if (!mode_row || sm.status != "ok") return warnings;  // a stopped run's counters are partial
+    const std::unique_ptr<SwapMode> mode = mode_row->make();
+    SwapWarningInputs in;
+    in.swaps = mode->moves_tensors();
+    in.async = mode->uses_prefetch_rule();
+    const DiskSpec& disk = s.platform.disk;
+    in.read_bytes_per_s = disk.read_bytes_per_s;
+    in.write_bytes_per_s = disk.write_bytes_per_s;
+    in.read_latency_ms = disk.read_latency_ms;
+    in.write_latency_ms = disk.write_latency_ms;
+    if (in.swaps) {
+        const std::vector<std::int64_t> live = live_bytes_during(w);
+        in.no_swap_live_peak_bytes = live.empty() ? 0 : static_cast<std::uint64_t>(*std::max_element(live.begin(), live.end()));
+    }
+    in.live_peak_bytes = sm.live_peak_bytes;
+    in.swapped_tensors = sm.swap_selected_tensors;
+    const auto selected = sm.details.find("swap_selected_bytes");
+    in.selected_bytes = selected == sm.details.end() ? 0 : static_cast<std::uint64_t>(selected->second);
+    in.cancelled_writes = sm.swap_writes_cancelled;
+    in.bytes_written = sm.bytes_written;
+    in.evictions = sm.evictions;
+    in.time_ms = sm.time_ms;
+    in.compute_ms = sm.compute_ms;
+    for (std::string& warning : swap_warnings(in)) warnings.push_back(std::move(warning));
     return warnings;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/scenario/scenario.h"
+#include "models/workload/workload.h"
 #include "sim/summary.h"
 
 namespace memsim {
@@ -15,8 +16,8 @@ namespace memsim {
 // a swap mode that prefetches, then disk settings written for a run that never swaps.
 std::vector<std::string> scenario_warnings(const Scenario& s);
 
-// Everything to warn about once the run is done: scenario_warnings, then warnings
-// about its result.
-std::vector<std::string> run_warnings(const Scenario& s, const Summary& summary);
+// Everything to warn about once the run is done: scenario_warnings, then the swap
+// model's warnings about its result (models/swap/swap_warnings.h).
+std::vector<std::string> run_warnings(const Scenario& s, const Workload& w, const Summary& summary);
 
 }  // namespace memsim

@@ -43,8 +43,8 @@ struct PlatformSpec {
     double gpu_speed_scale = 1.0;
     DiskSpec disk;
     std::optional<std::uint64_t> memory_budget;
-    // platform.memory.budget_ratio: the budget as a fraction of the workload's no-swap
-    // peak under the scenario's allocator, resolved into memory_budget once the workload
+    // platform.memory.budget_ratio: the budget as a fraction of the workload's live-bytes
+    // (os) peak whatever the allocator (docs/budgets.md), resolved into memory_budget once the workload
     // is loaded (resolve_run_config in sim/run/run_config.h). Exclusive with budget.
     std::optional<double> memory_budget_ratio;
     // platform.memory.allow_ratio_above_one: a budget_ratio above 1 (more memory than the

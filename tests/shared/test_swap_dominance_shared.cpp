@@ -79,9 +79,9 @@ TEST_CASE("shared: the hideable selection swaps only what the phone disk can mov
     const Workload& w = mobilenet();
     const Summary fm = run(w, kPhone, "", "{allocator: os, swap: {mode: async, select: feature_maps}}");
     const Summary hide = run(w, kPhone, "", "{allocator: os, swap: {mode: async, select: hideable}}");
-    CHECK(fm.swapped_tensors == 246);
+    CHECK(fm.swap_selected_tensors == 246);
     CHECK(fm.details.at("cancelled_writes") == 243);
-    CHECK(hide.swapped_tensors == 5);
+    CHECK(hide.swap_selected_tensors == 5);
     CHECK(hide.details.at("cancelled_writes") == 0);
     CHECK(hide.bytes_read == hide.bytes_written);
     CHECK(hide.live_peak_bytes < fm.live_peak_bytes);

@@ -56,14 +56,3 @@ TEST_CASE("swap warnings: per-transfer latency counts in the serial schedule") {
     REQUIRE(swap_warnings(in).size() == 1);
     CHECK_THAT(swap_warnings(in)[0], Catch::Contains("96.250 ms, against 96.000 ms"));
 }
-
-TEST_CASE("swap warnings: a prefetch rule named outside async has no effect") {
-    SwapWarningInputs in;
-    in.prefetch_set = true;
-    REQUIRE(swap_warnings(in).size() == 1);
-    CHECK(swap_warnings(in)[0] == "prefetch has no effect: policy.swap.prefetch applies to policy.swap.mode: async only");
-    in.swaps = true;  // sync: same warning, nothing else (nothing selected)
-    CHECK(swap_warnings(in).size() == 1);
-    in.async = true;
-    CHECK(swap_warnings(in).empty());
-}
