@@ -14,12 +14,20 @@ PoolAllocator::Block* PoolAllocator::new_block(std::uint64_t size, Block* parent
 }
 
 void PoolAllocator::push_free(Block* b) {
-    b->free_entry = free_.insert({b->size, ++free_stamps_, b}).first;
+    const FreeKey key{b->size, ++free_stamps_, b};
+    if (spare_nodes_.empty()) {
+        b->free_entry = free_.insert(key).first;
+    } else {
+        FreeList::node_type node = std::move(spare_nodes_.back());
+        spare_nodes_.pop_back();
+        node.value() = key;
+        b->free_entry = free_.insert(std::move(node)).position;
+    }
     b->on_free_list = true;
 }
 
 void PoolAllocator::remove_free(Block* b) {
-    free_.erase(b->free_entry);
+    spare_nodes_.push_back(free_.extract(b->free_entry));
     b->on_free_list = false;
 }
 
