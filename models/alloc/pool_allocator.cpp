@@ -14,17 +14,31 @@ PoolAllocator::Block* PoolAllocator::new_block(std::uint64_t size, Block* parent
 }
 
 void PoolAllocator::push_free(Block* b) {
-    b->free_entry = free_.insert({b->size, ++free_stamps_, b}).first;
+    const FreeKey key{b->size, ++free_stamps_, b};
+    // The newest stamp sorts first among its size: a block no larger than the smallest
+    // free one goes at the front, in O(1) with the hint (a long run of equal sizes
+    // otherwise walks the whole tree depth at every free).
+    const bool at_front = free_.empty() || key < *free_.begin();
+    if (spare_nodes_.empty()) {
+        b->free_entry = at_front ? free_.insert(free_.begin(), key) : free_.insert(key).first;
+    } else {
+        FreeList::node_type node = std::move(spare_nodes_.back());
+        spare_nodes_.pop_back();
+        node.value() = key;
+        b->free_entry = at_front ? free_.insert(free_.begin(), std::move(node)) : free_.insert(std::move(node)).position;
+    }
     b->on_free_list = true;
 }
 
 void PoolAllocator::remove_free(Block* b) {
-    free_.erase(b->free_entry);
+    spare_nodes_.push_back(free_.extract(b->free_entry));
     b->on_free_list = false;
 }
 
 PoolAllocator::Block* PoolAllocator::best_fit(std::uint64_t bytes) const {
     // Every size is a multiple of 64: the first key >= bytes is also >= align(bytes).
+    // The smallest free block fits: it is the best fit, found without a tree walk.
+    if (!free_.empty() && free_.begin()->size >= bytes) return free_.begin()->block;
     const auto it = free_.lower_bound({bytes, std::numeric_limits<std::uint64_t>::max(), nullptr});
     return it == free_.end() ? nullptr : it->block;
 }

@@ -60,6 +60,9 @@ private:
 
     std::deque<Block> blocks_;                          // stable addresses
     FreeList free_;
+    // Nodes taken off the free list, reused by the next push_free: a steady run moves
+    // blocks on and off the list without a heap allocation each time.
+    std::vector<FreeList::node_type> spare_nodes_;
     std::uint64_t free_stamps_ = 0;
     [[nodiscard]] Block* used_block(TensorId t) const {
         return t >= 0 && static_cast<std::size_t>(t) < used_.size() ? used_[t] : nullptr;
