@@ -86,6 +86,8 @@ const SyntheticRow kSynthetic[] = {
 Workload make_uniform_linear(int n) {
     check_n("uniform_linear", n);
     Workload w = named("uniform_linear", n);
+    w.ops.reserve(2 * static_cast<std::size_t>(n));
+    w.tensors.reserve(2 * static_cast<std::size_t>(n));
     auto add_op = [&](const std::string& name, std::vector<TensorId> inputs) {
         const int op = static_cast<int>(w.ops.size());
         const auto t = static_cast<TensorId>(w.tensors.size());
