@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes docs/img/example_gantt.png: runs scenarios/swap_modes.yaml as shipped (the traced
 # MobileNetV2 in 60% of its no-swap peak by asynchronous swapping with just-in-time
-# prefetch on the phone disk: 1.84x the time for 40% less memory) with the Gantt chart
+# prefetch on the phone disk: 1.26x the time for 40% less memory) with the Gantt chart
 # on, and screenshots gantt.html with headless Chromium.
 #
 #   scripts/gantt_screenshot.sh [OUTPUT.png]

@@ -45,7 +45,7 @@ TEST_CASE("shared: async with the budget prefetch beats sync at 60% on the phone
     CHECK(sync.time_ms == Approx(22866.489).margin(1e-3));
     CHECK(async.time_ms == Approx(20487.3).margin(0.1));
     CHECK(async.evictions == 0);
-    CHECK(async.details.at("cancelled_writes") == 0);
+    CHECK(async.swap_writes_cancelled == 0);
     CHECK(async.peak_bytes <= 350887471u);
 }
 
@@ -80,9 +80,9 @@ TEST_CASE("shared: the hideable selection swaps only what the phone disk can mov
     const Summary fm = run(w, kPhone, "", "{allocator: os, swap: {mode: async, select: feature_maps}}");
     const Summary hide = run(w, kPhone, "", "{allocator: os, swap: {mode: async, select: hideable}}");
     CHECK(fm.swap_selected_tensors == 246);
-    CHECK(fm.details.at("cancelled_writes") == 243);
+    CHECK(fm.swap_writes_cancelled == 243);
     CHECK(hide.swap_selected_tensors == 5);
-    CHECK(hide.details.at("cancelled_writes") == 0);
+    CHECK(hide.swap_writes_cancelled == 0);
     CHECK(hide.bytes_read == hide.bytes_written);
     CHECK(hide.live_peak_bytes < fm.live_peak_bytes);
     CHECK(hide.time_ms == Approx(w.compute_ms()).epsilon(1e-9));
@@ -98,7 +98,7 @@ TEST_CASE("shared: dominance on a small grid: async never slower than sync or se
             };
             const Summary async = at("async");
             REQUIRE(async.status == "ok");
-            CHECK(async.peak_bytes <= static_cast<std::uint64_t>(async.details.at("budget_bytes")));
+            CHECK(async.peak_bytes <= async.budget_bytes.value());
             CHECK(async.time_ms <= std::min(at("sync").time_ms, at("semi_sync").time_ms) * (1 + 1e-12));
         }
     }

@@ -65,13 +65,18 @@ TEST_CASE("shipped: budget_tradeoff runs at every point and below 100% each poli
             continue;
         }
         CHECK(num(row, "peak_bytes") < kNoSwapPeak);
-        CHECK(num(row, "time_ms") > kNoSwapMs);
+        // Never faster than no policy; a swap hidden behind compute costs nothing (1.000x).
+        CHECK(num(row, "time_ms") >= kNoSwapMs * (1 - 1e-12));
         const bool swaps = row.at("policy").find("select: budget") != std::string::npos;
-        CHECK((swaps ? num(row, "bytes_written") : num(row, "recomputed_ops")) > 0);
+        const bool hybrid = row.at("policy").find("hybrid: true") != std::string::npos;
+        if (hybrid)  // hidden swaps where they meet the budget (0.8, 0.9), else drops
+            CHECK(num(row, "bytes_written") + num(row, "recomputed_ops") > 0);
+        else
+            CHECK((swaps ? num(row, "bytes_written") : num(row, "recomputed_ops")) > 0);
     }
 }
 
-TEST_CASE("shipped: disk_speed_whatif: within the same 60% budget, every faster disk is faster, down to 1.005x") {
+TEST_CASE("shipped: disk_speed_whatif: within the same 60% budget, a faster disk is faster until the swaps hide behind compute") {
     const auto rows = sweep_rows("disk_speed_whatif", fresh_dir("tradeoff_disk"));
     REQUIRE(rows.size() == 9);
     double previous = 1e300;
@@ -79,11 +84,17 @@ TEST_CASE("shipped: disk_speed_whatif: within the same 60% budget, every faster 
         INFO(row.at("platform.disk.bandwidth"));
         CHECK(row.at("status") == "ok");
         CHECK(num(row, "peak_bytes") <= 81981720);  // 60% of 136636200, rounded up
-        CHECK(num(row, "time_ms") < previous);
+        // Strictly faster while the disk is exposed; from 50 MB/s the budget prefetch hides
+        // every swap and the time is the no-swap time (to SimGrid's last-bit rounding).
+        if (previous > kNoSwapMs * (1 + 1e-9))
+            CHECK(num(row, "time_ms") < previous);
+        else
+            CHECK(num(row, "time_ms") == Approx(kNoSwapMs).epsilon(1e-12));
         previous = num(row, "time_ms");
     }
-    CHECK(num(rows.front(), "time_ms") / kNoSwapMs == Approx(6.229).margin(0.001));   // 5 MB/s
-    CHECK(num(rows.back(), "time_ms") / kNoSwapMs == Approx(1.005).margin(0.001));    // 2 GB/s
+    CHECK(num(rows[0], "time_ms") / kNoSwapMs == Approx(4.989).margin(0.001));  // 5 MB/s
+    CHECK(num(rows[2], "time_ms") / kNoSwapMs == Approx(1.256).margin(0.001));  // 23.4 MB/s, the phone
+    CHECK(num(rows[3], "time_ms") / kNoSwapMs == Approx(1.0).epsilon(1e-12));   // 50 MB/s
 }
 
 TEST_CASE("shipped: swap_modes: each mode fits 60% of the peak and async overlaps and is the fastest") {
@@ -99,5 +110,5 @@ TEST_CASE("shipped: swap_modes: each mode fits 60% of the peak and async overlap
     }
     CHECK(time.at("sync") / kNoSwapMs == Approx(2.054).margin(0.001));
     CHECK(time.at("semi_sync") / kNoSwapMs == Approx(2.053).margin(0.001));
-    CHECK(time.at("async") / kNoSwapMs == Approx(1.845).margin(0.001));
+    CHECK(time.at("async") / kNoSwapMs == Approx(1.257).margin(0.001));
 }

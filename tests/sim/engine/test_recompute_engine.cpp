@@ -194,7 +194,7 @@ TEST_CASE("recompute engine: hybrid swaps or drops per tensor from the disk and 
     CHECK(fast.summary.status == "ok");
     CHECK(fast.summary.recomputed_ops == 0);
     CHECK(fast.summary.evictions == 0);
-    CHECK(fast.summary.swapped_tensors == 1);
+    CHECK(fast.summary.swap_selected_tensors == 1);
     CHECK(fast.summary.bytes_written == 6);
     CHECK(fast.summary.bytes_read == 6);
     CHECK(fast.summary.details.at("hybrid_swapped") == 0);
