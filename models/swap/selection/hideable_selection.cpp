@@ -16,7 +16,7 @@
 // are taken too, cheapest first, until the budget is met, and what the plan does not
 // free in time is swapped out on demand by the budget victim rule. The hybrid's plan
 // (make_hybrid_selection) takes only the swaps that add no exposed I/O; it keeps them
-// when they meet the budget alone, or when they cover at least half of the excess over
+// when they meet the budget alone, or when they cover at least 60% of the excess over
 // it and the disk writes them all within the forward pass (see plan()); otherwise the
 // plan is empty. Whatever the budget still needs is evicted at run time, where the
 // hybrid rule (models/swap/hybrid/swap_or_drop.h) drops or swaps each victim from the
@@ -77,19 +77,16 @@ public:
             const auto [from, to] = absent_range(best);
             for (int i = from; i < to; ++i) during[i] -= static_cast<std::int64_t>(w_.tensors[windows_[best].tensor].bytes);
         }
-        // The hybrid keeps a plan that misses the budget only if it covers at least half
+        // The hybrid keeps a plan that misses the budget only if it covers at least 60%
         // of the excess over it and the disk can write all of it within the forward pass:
-        // otherwise its swaps hold memory while their writes are pending, for little gain,
-        // and the recompute heuristic working around them pays for it. MobilenetV2 batch 4
-        // at 40%: on the phone disk the hidden swaps cover 5% of the excess (21733.9 ms
-        // with them, 2908.4 ms without), on the Samsung flash 70% (2888.1 ms with them,
-        // 2908.4 ms without); traced MobileNetV2 batch 8 at 50% on the phone disk (writes
-        // 1.9 s, forward 1.4 s): 5917.4 ms with them, 4790.0 ms without.
+        // otherwise its swaps hold memory while their writes are pending, for too little
+        // gain, and the recompute heuristic working around them pays for it (docs/swap.md,
+        // "Hybrid", for the runs behind both thresholds).
         if (only_hidden && budget && excess(during) > 0) {
             double write_ms = 0;
             for (std::size_t k = 0; k < windows_.size(); ++k)
                 if (take[k]) write_ms += write_ms_[k];
-            if (2 * (excess_before - excess(during)) < excess_before || write_ms > time_before_[w_.forward_end])
+            if (5 * (excess_before - excess(during)) < 3 * excess_before || write_ms > time_before_[w_.forward_end])
                 return empty_swap_plan(w_);
         }
         return plan_from_windows(w_, windows_, take);
