@@ -57,7 +57,7 @@ RunConfig resolve_run_config(const Scenario& s, const Workload& w) {
     if (c.semantics.read_issue_rule) {
         c.make_prefetch = c.semantics.read_issue_rule;
     } else {
-        const PrefetchParams params{policy.swap.prefetch.lead_ops, policy.swap.prefetch.lead_ms};
+        const PrefetchParams params{policy.swap.prefetch.lead_ops, policy.swap.prefetch.lead_ms, policy.swap.prefetch.cap_bytes};
         c.make_prefetch = [make = find_row(prefetch_rules(), policy.swap.prefetch.rule)->make.make, params] { return make(params); };
     }
     if (!policy.recompute.heuristic.empty())

@@ -58,6 +58,7 @@ struct PrefetchSpec {
     std::string rule = "budget";  // models/swap/prefetch/prefetch_rules.cpp
     int lead_ops = 0;
     double lead_ms = 0.0;
+    std::optional<std::uint64_t> cap_bytes;  // {budget: {cap: SIZE}}: rules that take a memory cap
 };
 
 struct SwapSpec {

@@ -73,7 +73,7 @@ const Field& schema() {
             {"swap", Kind::Map, {
                 {"mode", Kind::String, {}, swap_mode_names()},
                 {"select", Kind::String, {}, swap_selection_names()},
-                {"prefetch", Kind::Prefetch, {{"lead_ops", Kind::Int}, {"lead_ms", Kind::Time}}}}},
+                {"prefetch", Kind::Prefetch, {{"lead_ops", Kind::Int}, {"lead_ms", Kind::Time}, {"budget", Kind::Map, {{"cap", Kind::Size}}}}}}},
             {"recompute", Kind::Map, {
                 {"heuristic", Kind::String, {}, eviction_heuristic_names()},
                 {"planner", Kind::String, {}, recompute_planner_names()},

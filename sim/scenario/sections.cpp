@@ -108,6 +108,14 @@ PrefetchSpec parse_prefetch(const YAML::Node& n, const Parser& p) {
             if (s.lead_ops < 0) p.fail(key + "." + name, "must be >= 0");
             return s;
         }
+        if (row && row->make.takes_cap && n[name].IsMap()) {
+            s.rule = name;
+            const std::string cap_key = key + "." + name + ".cap";
+            if (!n[name]["cap"]) p.fail(key + "." + name, "expected {cap: SIZE} (e.g. {cap: 300MiB})");
+            s.cap_bytes = p.with_units(n[name]["cap"], cap_key, parse_bytes);
+            if (*s.cap_bytes == 0) p.fail(cap_key, "must be > 0");
+            return s;
+        }
         if (row && row->make.param == PrefetchParam::Ms) {
             s.rule = name;
             s.lead_ms = p.with_units(n[name], key + "." + name, parse_time_ms);

@@ -1,6 +1,6 @@
 // budget (the default under async): reads are issued in order of need, each as early
 // as the memory cap allows (PrefetchMemoryGuard in prefetch_rule.h: the budget, else the
-// run's in-use peak so far), so that an early read never pushes the predicted in-use
+// run's in-use peak so far; `{budget: {cap: SIZE}}` sets a cap of its own), so that an early read never pushes the predicted in-use
 // memory over the cap and never forces an eviction that is then read back.
 #include "models/swap/prefetch/prefetch_rule.h"
 
@@ -10,6 +10,7 @@ namespace {
 
 class BudgetPrefetch final : public PrefetchRule {
 public:
+    explicit BudgetPrefetch(std::optional<std::uint64_t> cap) : guard_(cap) {}
     void begin(const PrefetchView& /*view*/, int op) override { guard_.begin(op); }
 
     bool issue_now(const PrefetchView& view, int op, int group) override {
@@ -25,6 +26,6 @@ private:
 
 }  // namespace
 
-std::unique_ptr<PrefetchRule> make_budget_prefetch(const PrefetchParams&) { return std::make_unique<BudgetPrefetch>(); }
+std::unique_ptr<PrefetchRule> make_budget_prefetch(const PrefetchParams& params) { return std::make_unique<BudgetPrefetch>(params.cap_bytes); }
 
 }  // namespace memsim

@@ -9,7 +9,9 @@ bool PrefetchMemoryGuard::admits(const PrefetchView& view, int op, int group) co
     const std::uint64_t bytes = view.group_bytes(group);
     if (bytes == 0) return true;
     if (!view.group_fits(group)) return false;
-    const auto cap = static_cast<std::int64_t>(view.budget_bytes().value_or(view.live_peak_bytes()));
+    std::uint64_t cap_bytes = view.budget_bytes().value_or(user_cap_.value_or(view.live_peak_bytes()));
+    if (user_cap_) cap_bytes = std::min(cap_bytes, *user_cap_);
+    const auto cap = static_cast<std::int64_t>(cap_bytes);
     const std::int64_t base = view.planned_live_during(op) - view.op_allocation_bytes(op);
     const std::int64_t now = static_cast<std::int64_t>(view.live_bytes()) - base;
     std::int64_t taken_over = 0;

@@ -60,11 +60,13 @@ enum class PrefetchParam { None, Ops, Ms };
 struct PrefetchParams {
     int lead_ops = 0;
     double lead_ms = 0.0;
+    std::optional<std::uint64_t> cap_bytes;  // the user's prefetch memory cap, if set
 };
 
 struct PrefetchFactory {
     PrefetchParam param = PrefetchParam::None;
     std::unique_ptr<PrefetchRule> (*make)(const PrefetchParams&) = nullptr;
+    bool takes_cap = false;  // accepts {NAME: {cap: SIZE}} (a memory cap for early reads)
 };
 
 using PrefetchRow = PolicyRow<PrefetchFactory>;
@@ -81,16 +83,19 @@ std::string prefetch_usage(const PrefetchRow& row);
 // included), minus the early groups already issued that their consumers take over by
 // then. A group is admitted when that prediction plus its bytes stays under the cap at
 // every op of the span (and its bytes fit the budget now): so an early read never
-// forces an eviction by the plan's account. The cap is the budget, else the run's
-// in-use peak so far (prefetching never raises the peak the run already has).
+// forces an eviction by the plan's account. The cap is the budget, else the user's cap
+// (`{budget: {cap: SIZE}}`), else the run's in-use peak so far (prefetching never raises
+// the peak the run already has); with both a budget and a user cap, the lower.
 class PrefetchMemoryGuard {
 public:
+    explicit PrefetchMemoryGuard(std::optional<std::uint64_t> user_cap = std::nullopt) : user_cap_(user_cap) {}
     void begin(int op) { outstanding_.erase(outstanding_.begin(), outstanding_.upper_bound(op)); }
     [[nodiscard]] bool admits(const PrefetchView& view, int op, int group) const;
     void issued(int group, std::uint64_t bytes) { outstanding_[group] += bytes; }
 
 private:
     std::map<int, std::uint64_t> outstanding_;  // early groups issued, by consumer op
+    std::optional<std::uint64_t> user_cap_;
 };
 
 // A read not yet issued must also fit the budget, except the current op's own reads
