@@ -132,7 +132,7 @@ TEST_CASE("shared: the hybrid mixes swap and recompute at 50% on the Samsung fla
     CHECK(swap.time_ms == Approx(2655.600).margin(1e-3));
     CHECK(dtr.time_ms == Approx(2853.713).margin(1e-3));
     CHECK(hybrid.time_ms == Approx(2623.799).margin(1e-3));
-    CHECK(hybrid.swapped_tensors == 29);
+    CHECK(hybrid.swap_selected_tensors == 29);
     CHECK(hybrid.recomputed_ops == 110);
     CHECK(hybrid.peak_bytes <= 292406226u);
 }

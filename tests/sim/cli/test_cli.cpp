@@ -114,7 +114,7 @@ TEST_CASE("cli: a misspelt command is named with the closest one, exit 1") {
     const Outcome o = run_memsim("rnu scenarios/example.yaml");
     CHECK(o.code == 1);
     CHECK_THAT(o.err, Catch::Contains("memsim: error: unknown command 'rnu' (valid: run, info, generate, sweep, merge, plan, "
-                                      "trace; did you mean 'run'?)"));
+                                      "trace, find, compare; did you mean 'run'?)"));
     const Outcome jobs = run_memsim("sweep scenarios/example.yaml -j 0");
     CHECK(jobs.code == 1);
     CHECK_THAT(jobs.err, Catch::Contains("--jobs: Value 0 not in range 1 to 4096"));
