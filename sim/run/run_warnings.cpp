@@ -19,10 +19,20 @@ bool set_on_command_line(const Scenario& s, const std::string& prefix) {
     return false;
 }
 
+// A sweep over policies: its other points may swap, so the scenario's disk is not inert.
+bool sweep_varies_policy(const Scenario& s) {
+    const YAML::Node sweep = s.resolved["sweep"];
+    if (!sweep || !sweep.IsMap()) return false;
+    for (const auto& entry : sweep)
+        if (entry.first.as<std::string>().rfind("policy", 0) == 0) return true;
+    return false;
+}
+
 // Disk keys the user wrote for this scenario: inline in it, or with --set. A platform
 // file describes a machine, whose disk is there whether or not a run swaps.
 bool disk_written_by_user(const Scenario& s) {
     if (set_on_command_line(s, "platform.disk")) return true;
+    if (sweep_varies_policy(s)) return false;
     return s.platform_file.empty() && s.resolved["platform"] && s.resolved["platform"].IsMap() &&
            s.resolved["platform"]["disk"];
 }

@@ -5,6 +5,7 @@
 
 #include "sim/run/no_policy_time.h"
 #include "sim/run/run_pipeline.h"
+#include "sim/run/run_warnings.h"
 #include "sim/run/working_set.h"
 #include "sim/scenario/scenario.h"
 #include "test_support.h"
@@ -150,6 +151,11 @@ TEST_CASE("warnings: prefetch without async swapping, disk settings without swap
     const RunResult plain = run_simulation(scenario("", "{allocator: os}"), overlap_trace());
     REQUIRE(plain.summary.warnings.size() == 1);  // the inline disk of scenario()
     CHECK(plain.summary.warnings[0] == "platform.disk has no effect: swap mode 'none' never uses the disk");
+    // A sweep over policies may swap at its other points: the scenario's disk is not inert.
+    const Scenario swept = parse_scenario("workload: {synthetic: mlp}\nplatform: {disk: {bandwidth: 100000B/s}}\n"
+                                          "policy: {allocator: os}\nsweep: {policy.swap.mode: [none, async]}\n",
+                                          "test", {});
+    CHECK(scenario_warnings(swept).empty());
     const Scenario twice = scenario("", "{swap: {mode: async}}", {"policy.swap.mode=sync", "policy.swap.mode=async"});
     REQUIRE(twice.warnings.size() == 1);
     CHECK(twice.warnings[0] ==
