@@ -68,6 +68,8 @@ TEST_CASE("budget selection: what no feature-map window covers is swapped out on
     CHECK(r.summary.status == "ok");
     CHECK(r.summary.swap_selected_tensors == 0);
     CHECK(r.summary.evictions == 1);
+    CHECK(r.summary.evictions_to_disk == 1);  // t1, written and read back: not a drop
+    CHECK(r.summary.drops == 0);
     CHECK(r.summary.bytes_written == 1000);
     CHECK(r.summary.bytes_read == 1000);
     CHECK(r.summary.time_ms == Approx(24.0).epsilon(1e-12));
@@ -110,6 +112,8 @@ TEST_CASE("fixed_buffer: evicts to disk what has no further forward use, reads i
     test::check_golden_run("timelines/swap_budget/fixed_buffer", r);
     CHECK(r.summary.status == "ok");
     CHECK(r.summary.evictions == 2);
+    CHECK(r.summary.evictions_to_disk == 2);  // t0 and t1
+    CHECK(r.summary.drops == 0);
     CHECK(r.summary.bytes_written == 2000);
     CHECK(r.summary.bytes_read == 2000);
     CHECK(r.summary.time_ms == Approx(45.0).epsilon(1e-12));
