@@ -81,7 +81,7 @@ public:
         if (w_.ops.empty()) throw InputError(fmt::format("{}: DTR log has no operators (no CALL or MUTATE line)", path_));
         finish();
         check_workload_limits(w_);
-        return DtrLog{std::move(w_), std::move(arrival_), std::move(final_requests_)};
+        return DtrLog{std::move(w_), std::move(arrival_)};
     }
 
 private:
@@ -325,10 +325,12 @@ private:
                 w_.ops[static_cast<std::size_t>(std::min(arrival_[t], n - 1))].arrivals.push_back(t);
         // The published runtime requests every tensor still referenced once more at the
         // end, walking its name table (first-binding order, the last binding of each name).
+        std::vector<TensorId> requests;
         for (const std::string& name : name_order_) {
             const TensorId t = last_binding_.at(name);
-            if (references_[t] > 0) final_requests_.push_back(t);
+            if (references_[t] > 0) requests.push_back(t);
         }
+        w_.end_of_log_requests = std::move(requests);
         if (backward_at_ >= 0) {
             w_.forward_end = backward_at_;
             w_.forward_end_rule = "dtr log: BACKWARD annotation";
@@ -351,7 +353,6 @@ private:
     std::unordered_map<std::string, TensorId> bound_;
     std::unordered_map<std::string, TensorId> last_binding_;  // every name ever bound
     std::vector<std::string> name_order_;                     // names in first-binding order
-    std::vector<TensorId> final_requests_;
     std::vector<int> arrival_;         // per tensor: op index a constant appears before, else -1
     std::vector<int> references_;      // per tensor: names referring to it
     std::vector<int> storage_values_;  // per storage: tensors in it still referenced

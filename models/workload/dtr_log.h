@@ -13,6 +13,8 @@
 //    the `release` list of the last op emitted before that point; an alias tensor goes
 //    into a release list when its own last reference goes (a no-op for memory);
 //    a constant dropped before any op after its arrival is released after the next op;
+//  - end_of_log_requests: every name ever bound, in first-binding order, whose last
+//    binding is still referenced at the end (a RELEASEd name still naming its tensor);
 //  - forward_end: the op index at the BACKWARD annotation (else the first op whose
 //    name contains "backward", else the op count).
 // Every malformed line is an InputError naming the file, the line and the value.
@@ -31,14 +33,11 @@ Workload load_dtr_log(const std::string& path);
 // constant_arrival[t] = the op index before which constant t appears (-1 for tensors
 // that are not constants; the op count for one declared after the last op). The
 // workload carries it as Op::arrivals.
-// final_requests: the tensors still referenced at the end of the log, requested once
-// more each (made resident, then kept) by the published runtime, in its name order:
-// names in first-binding order, a re-bound name (MUTATE, COPY_FROM) keeping its place,
-// a released name still naming its tensor; once per such name.
+// The end-of-log requests (the published runtime's name order) are in
+// workload.end_of_log_requests.
 struct DtrLog {
     Workload workload;
     std::vector<int> constant_arrival;
-    std::vector<TensorId> final_requests;
 };
 DtrLog load_dtr_log_detailed(const std::string& path);
 

@@ -20,6 +20,17 @@ std::vector<TensorId> Workload::initial_tensors() const {
     return out;
 }
 
+std::vector<TensorId> end_of_iteration_requests(const Workload& w) {
+    if (w.end_of_log_requests) return *w.end_of_log_requests;
+    std::vector<char> released(w.tensors.size(), 0);
+    for (const Op& op : w.ops)
+        for (TensorId t : op.release) released[t] = 1;
+    std::vector<TensorId> out;
+    for (TensorId t = 0; t < static_cast<TensorId>(w.tensors.size()); ++t)
+        if (!released[t] && !w.tensors[t].scratch) out.push_back(t);
+    return out;
+}
+
 std::vector<UsageRecord> usage_records(const Workload& w) {
     const int n = static_cast<int>(w.ops.size());
     std::vector<int> first(w.tensors.size(), -1), last(w.tensors.size(), -1);

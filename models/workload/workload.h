@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,14 @@ struct Workload {
     int forward_end = 0;          // ops [0, forward_end) are the forward pass
     std::string forward_end_rule; // how forward_end was obtained ("scenario", "inferred: ...")
     std::string cost_note;        // where costs came from when not measured for this batch ("" = measured)
+    // DTR logs only: the tensors the published runtime requests once more at the end of
+    // the log (made resident, then kept), in its order: names in first-binding order, a
+    // name re-bound by MUTATE or COPY_FROM keeping its place, one entry per name (a tensor
+    // with several names appears several times; the first does the work). Only the loader
+    // knows the log's names, so it records the list here for the engine (dtr semantics)
+    // and the reference runtime to use as is. Absent for other sources: see
+    // end_of_iteration_requests.
+    std::optional<std::vector<TensorId>> end_of_log_requests;
 
     [[nodiscard]] double compute_ms() const;
     [[nodiscard]] std::size_t op_count() const { return ops.size(); }
@@ -69,6 +78,12 @@ struct UsageRecord {
 // Every tensor that takes memory (outputs and scratch, aliases excluded), in order of
 // first use; never-released tensors live until the last op.
 std::vector<UsageRecord> usage_records(const Workload& w);
+
+// What a run under dtr semantics requests once more after the last op (docs/recompute.md,
+// "DTR semantics", rule 6): the log's own list when the workload carries one; otherwise
+// (profiles, synthetic workloads: no log, no names) the tensors the iteration still holds
+// at its end - in no op's release list, scratch excluded - in tensor order.
+std::vector<TensorId> end_of_iteration_requests(const Workload& w);
 
 // Feature maps: produced in the forward pass, still alive when it ends.
 std::vector<TensorId> feature_maps(const Workload& w);

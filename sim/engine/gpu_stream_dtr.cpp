@@ -49,8 +49,9 @@ std::vector<TensorId> GpuStream::evictable_order(const std::vector<TensorId>& ou
     return order;
 }
 
-// End of the log: every tensor still referenced is requested once more, in the log's
-// name order, rematerialized if undefined (a recomputation like any other) and pinned.
+// End of the log: every tensor still referenced is requested once more, in the loader's
+// order (Workload::end_of_log_requests, one entry per name), rematerialized if undefined
+// (a recomputation like any other) and pinned; a later entry of a pinned storage is a no-op.
 void GpuStream::request_final_outputs() {
     const int last_op = static_cast<int>(w_.ops.size()) - 1;
     std::vector<char> pinned(w_.tensors.size(), 0);

@@ -22,9 +22,8 @@ public:
     // Op `op` is requested: each output storage's cost gains the op's cost (once per op).
     void request(int op);
     [[nodiscard]] double cost_ms(TensorId s) const { return cost_ms_[s]; }
-    // The tensors still referenced at the end (in no op's release list), in the order the
-    // published runtime requests them once more: by the place of their name in the log,
-    // a MUTATE's new version ("<name>$") taking the place of the version it replaced.
+    // What is requested once more after the last op, in order: end_of_iteration_requests
+    // (a DTR log's own list, exactly as its loader recorded it).
     [[nodiscard]] const std::vector<TensorId>& final_requests() const { return final_requests_; }
 
 private:

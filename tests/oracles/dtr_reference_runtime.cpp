@@ -58,9 +58,11 @@ public:
                 for (TensorId t : op.release) release(t);
             }
             // End of the log: every tensor still referenced is requested once more and kept.
+            const int before_end = result_.recomputed_ops;
             for (TensorId t : options_.final_requests) {
                 if (!defined_[t]) materialize(t, true);
                 pin(storage_of_[t]);
+                result_.end_recomputed_ops = result_.recomputed_ops - before_end;
             }
         } catch (const StopRun& stop) {
             result_.status = stop.status;

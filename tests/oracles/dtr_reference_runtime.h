@@ -41,13 +41,15 @@ struct DtrRuntimeOptions {
     std::uint64_t budget_bytes = std::numeric_limits<std::uint64_t>::max();
     // Stop (Thrash) once the recomputation time exceeds this.
     double max_recompute_ms = std::numeric_limits<double>::infinity();
-    // Requested once more at the end, rematerialized if undefined and pinned (DtrLog).
+    // Requested once more at the end, rematerialized if undefined and pinned
+    // (Workload::end_of_log_requests).
     std::vector<TensorId> final_requests;
 };
 
 struct DtrRuntimeResult {
     RecomputeStatus status = RecomputeStatus::Ok;
     int recomputed_ops = 0;
+    int end_recomputed_ops = 0;  // those done for the end-of-log requests
     double recompute_ms = 0.0;
     double compute_ms = 0.0;   // first computations only
     double clock_ms = 0.0;     // compute + recompute (the clock starts at 0)

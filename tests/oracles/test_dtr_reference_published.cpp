@@ -52,7 +52,7 @@ void check_log(const PublishedLog& log) {
         DtrRuntimeOptions options;
         options.budget_bytes = static_cast<std::uint64_t>(static_cast<double>(peak) * ratio);
         options.max_recompute_ms = compute;
-        options.final_requests = parsed.final_requests;
+        options.final_requests = *w.end_of_log_requests;
         const DtrRuntimeResult r = run_dtr_reference(w, *heuristic, options);
         INFO(log.prefix << " at " << ratio << ": " << r.recomputed_ops << " recomputed, " << r.message);
         CHECK(cell(r, compute) == log.cells[static_cast<std::size_t>(k)]);

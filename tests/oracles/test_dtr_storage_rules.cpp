@@ -38,6 +38,15 @@ std::string constant(const std::string& name, std::uint64_t bytes) {
            fmt::format(R"({{"INSTRUCTION":"MEMORY","MEMORY":"{}","NAME":"{}"}})", bytes, name) + "\n";
 }
 
+std::string copy_from(const std::string& dst, const std::string& src) {
+    return fmt::format(R"({{"DST":"{}","INSTRUCTION":"COPY_FROM","SRC":"{}"}})", dst, src) + "\n";
+}
+
+std::string mutate(const std::string& name, const std::string& arg) {
+    return fmt::format(R"({{"ARGS":["{}"],"INSTRUCTION":"MUTATE","MUTATE":[0],"NAME":"{}","TIME":"1000000"}})", arg, name) +
+           "\n";
+}
+
 DtrLog load(const std::string& file_name, const std::string& body) {
     const auto path = std::filesystem::temp_directory_path() / ("memsim_test_" + file_name);
     std::ofstream(path) << R"({"ANNOTATION":"START","INSTRUCTION":"ANNOTATE"})" << "\n" << body;
@@ -65,7 +74,7 @@ Outcome reference(const DtrLog& log, std::uint64_t budget) {
     auto heuristic = make_eviction_heuristic("dtr", {});
     DtrRuntimeOptions options;
     options.budget_bytes = budget;
-    options.final_requests = log.final_requests;
+    options.final_requests = *log.workload.end_of_log_requests;
     const DtrRuntimeResult r = run_dtr_reference(log.workload, *heuristic, options);
     return {r.status == RecomputeStatus::Ok ? "ok" : "stopped", r.recomputed_ops, r.recompute_ms, r.clock_ms};
 }
@@ -129,7 +138,7 @@ TEST_CASE("dtr rules: a tensor still referenced at the end is brought back and k
     // (clock 4), a recomputation.
     const DtrLog w = load("end_of_log.log", call("f", {}, "a", 4) + call("g", {}, "b", 4) + call("h", {}, "c", 4) +
                                                 release("b") + release("c"));
-    REQUIRE(w.final_requests == std::vector<TensorId>{0});
+    REQUIRE(w.workload.end_of_log_requests == std::vector<TensorId>{0});
     check_both(w, 8, 1, 1.0, 4.0);
 }
 
@@ -140,4 +149,39 @@ TEST_CASE("dtr rules: a constant is resident from its CONSTANT line, not from th
     const DtrLog w = load("constant_line.log", call("f", {}, "a", 8) + release("a") + constant("k", 8) +
                                                    call("use", {"k"}, "", 0));
     check_both(w, 8, 0, 0.0, 2.0);
+}
+
+TEST_CASE("dtr rules: the end-of-log requests follow the names, a COPY_FROM target keeping its place") {
+    // Budget 8, 4 B each. fa -> a (clock 1), fc -> c (clock 2); fe -> e evicts a (1/4
+    // against c's inf), clock 3; gb(e) -> b evicts c (1/4; e is locked), clock 4, and e is
+    // released (freed). fx -> x, clock 5; fy -> y evicts b ((1 + e's 1) / (4 x 1) against
+    // x's inf), clock 6. COPY_FROM a <- b: the name a (bound first) now names b, the old a
+    // is released; x and y too. Memory is empty. The names in first-binding order are
+    // a, c, e, b, x, y: the requests are b (as a), c, b. b: fe again (clock 7), gb (clock
+    // 8), b pinned; c: fc evicts e (clock 9), pinned; b again: nothing. Three
+    // recomputations. In creation order (c, then b) c would be pinned first, and gb would
+    // find e locked and c pinned: out of memory.
+    const DtrLog w = load("end_copy_from.log", call("fa", {}, "a", 4) + call("fc", {}, "c", 4) + call("fe", {}, "e", 4) +
+                                                   call("gb", {"e"}, "b", 4) + release("e") + call("fx", {}, "x", 4) +
+                                                   call("fy", {}, "y", 4) + copy_from("a", "b") + release("x") +
+                                                   release("y"));
+    // Tensors: a 0, c 1, e 2, b 3, x 4, y 5.
+    REQUIRE(w.workload.end_of_log_requests == std::vector<TensorId>{3, 1, 3});
+    check_both(w, 8, 3, 3.0, 9.0);
+}
+
+TEST_CASE("dtr rules: the end-of-log requests follow the names, a MUTATE's new version keeping its place") {
+    // Budget 8, 4 B each. fa -> a (clock 1), fc -> c (clock 2); m mutates a: a is locked,
+    // so c goes; the new version a' (clock 3) takes the name a, the old a is released
+    // (freed). fx -> x (clock 4); fy -> y evicts a' ((1 + old a's 1) / (4 x 1) against x's
+    // inf), clock 5; x and y are released. The requests: a' (the name a), then c. a': fa
+    // again (clock 6), m (clock 7), pinned; c: fc evicts the old a (clock 8). Three
+    // recomputations. In creation order (c, then a') m would find the old a locked and c
+    // pinned: out of memory.
+    const DtrLog w = load("end_mutate.log", call("fa", {}, "a", 4) + call("fc", {}, "c", 4) + mutate("m", "a") +
+                                                call("fx", {}, "x", 4) + call("fy", {}, "y", 4) + release("x") +
+                                                release("y"));
+    // Tensors: a 0, c 1, a' 2, x 3, y 4.
+    REQUIRE(w.workload.end_of_log_requests == std::vector<TensorId>{2, 1});
+    check_both(w, 8, 3, 3.0, 8.0);
 }
