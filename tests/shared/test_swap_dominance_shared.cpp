@@ -188,3 +188,32 @@ TEST_CASE("shared: without a budget the budget prefetch never lifts the peak abo
     CHECK(sq.time_ms == Approx(1804.252).margin(1e-3));
     CHECK(sq.live_peak_bytes == 195581288u);
 }
+
+TEST_CASE("shared: on the fast disks the hybrid swaps only, at the compute time, where dtr is out of memory") {
+    // MobilenetV2 batch 4 at 20% (docs/swap.md, "Where swapping is cheap"): the hidden-swap
+    // plan (135 feature maps) meets the budget alone on NVMe and host RAM; nothing is
+    // recomputed and nothing evicted. dtr runs out of memory there.
+    const Workload& w = mobilenet();
+    const char* kPcie4 = "{bandwidth: 25GB/s, latency: 10us}";
+    const Summary dtr = run(w, kNvme, ratio(0.2), "{allocator: os, recompute: {heuristic: dtr}}");
+    CHECK(dtr.status == "oom");
+    for (const char* disk : {kNvme, kPcie4}) {
+        INFO(disk);
+        const Summary hybrid = run(w, disk, ratio(0.2), "{allocator: os, hybrid: true, swap: {mode: async}, recompute: {heuristic: dtr}}");
+        const Summary swap = run(w, disk, ratio(0.2), "{allocator: os, swap: {mode: async, select: budget}}");
+        CHECK(hybrid.status == "ok");
+        CHECK(hybrid.time_ms == Approx(w.compute_ms()).epsilon(1e-9));
+        CHECK(swap.time_ms == Approx(w.compute_ms()).epsilon(1e-9));
+        CHECK(hybrid.swap_selected_tensors == 135);
+        CHECK(hybrid.recomputed_ops == 0);
+        CHECK(hybrid.evictions == 0);
+    }
+    // At 15% on host RAM the plan (164) needs 41 evictions; the per-eviction rule sends every
+    // one to disk (the round trip is below each recompute cost): 2,494.4 ms, swap-only 2,489.9.
+    const Summary tight = run(w, kPcie4, ratio(0.15), "{allocator: os, hybrid: true, swap: {mode: async}, recompute: {heuristic: dtr}}");
+    CHECK(tight.swap_selected_tensors == 164);
+    CHECK(tight.evictions == 41);
+    CHECK(tight.evictions_to_disk == 41);
+    CHECK(tight.recomputed_ops == 0);
+    CHECK(tight.time_ms == Approx(2494.4).margin(0.05));
+}
