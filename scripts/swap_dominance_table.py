@@ -43,11 +43,17 @@ def policy_key(text):
     return (mode, select, prefetch)
 
 
+REFUSED = set()  # (sweep, disk, budget) points memsim refused to run (status error)
+
+
 def load(out):
     points = defaultdict(dict)  # (workload, disk, budget) -> policy -> row
     for path in sorted(glob.glob(os.path.join(out, "*", "results.csv"))):
         for row in csv.DictReader(open(path)):
             budget = row.get("platform.memory.budget_ratio") or "none"
+            if row["status"] == "error":  # e.g. a budget under one operator's working set
+                REFUSED.add((os.path.basename(os.path.dirname(path)), disk_name(row["platform.disk"]), budget))
+                continue
             key = (row["workload"], disk_name(row["platform.disk"]), budget)
             points[key][policy_key(row["policy"])] = row
     return points
@@ -62,7 +68,8 @@ def main():
     tol = float(sys.argv[2]) if len(sys.argv) > 2 else 0.01
     points = load(out)
     print(f"{len(points)} grid points (workload x disk x budget), "
-          f"{sum(len(p) for p in points.values())} runs\n")
+          f"{sum(len(p) for p in points.values())} runs; {len(REFUSED)} points refused before running "
+          f"(memsim error, e.g. a budget under one operator's working set)\n")
 
     print("(a) async + budget prefetch vs sync / semi_sync, same selection\n")
     print("| disk | points | infeasible (all three oom) | async <= min(sync, semi_sync) | fails | worst async / best serial | above budget | async alone not ok |")
@@ -125,7 +132,7 @@ def main():
             else:
                 fails_b.append((wl, d, budget, h["status"], round(t(h), 1), round(t(sw), 1), round(t(rc), 1)))
             # Swapped: planned swaps or evictions sent to disk; recomputed: ops regenerated.
-            swapped = float(h.get("swapped_tensors") or 0) + float(h.get("details.hybrid_swapped") or 0)
+            swapped = float(h.get("swap_selected_tensors") or 0) + float(h.get("details.hybrid_swapped") or 0)
             recomputed = float(h.get("recomputed_ops") or 0)
             if swapped > 0 and recomputed > 0:
                 mixed += 1

@@ -10,6 +10,7 @@
 
 #include "sim/engine/gpu_stream.h"
 #include "sim/engine/policy_view.h"
+#include "sim/engine/side_run.h"
 #include "sim/platform.h"
 
 namespace memsim {
@@ -25,7 +26,8 @@ bool has_plan_steps(const ExecPlan& plan) {
 class Engine {
 public:
     Engine(const Workload& w, const RunConfig& c, const ExecPlan& plan, std::unique_ptr<SwapSelection> selection,
-           std::unique_ptr<SwapMode> mode)
+           std::unique_ptr<SwapMode> mode, std::unique_ptr<PrefetchRule> prefetch,
+           std::optional<std::uint64_t> no_prefetch_peak = std::nullopt)
         : w_(w), c_(c), plan_(plan), clock_(result_.summary, result_.log),
           storages_(c.semantics.dtr_runtime ? std::make_unique<StorageBook>(w) : nullptr),
           tensors_(w, plan, c.platform.gpu_speed_scale),
@@ -34,8 +36,8 @@ public:
                   eviction_policy(c, *selection, *mode)),
           view_(w, tensors_, clock_, memory_, disk_, c.platform.gpu_speed_scale, c.semantics.dtr_runtime, storages_.get()),
           io_(w, tensors_, memory_, disk_, clock_, result_.log, result_.summary, c.semantics.reference_io && mode->has_sync_points()),
-          swap_(w, tensors_, memory_, io_, disk_, clock_, std::move(mode), c.make_prefetch(),
-                c.semantics.reference_io, c.platform.gpu_speed_scale),
+          swap_(w, tensors_, memory_, io_, disk_, clock_, std::move(mode), std::move(prefetch),
+                c.semantics.reference_io, c.platform.gpu_speed_scale, no_prefetch_peak),
           gpu_(w, plan, {c.platform.gpu_speed_scale, c.semantics.dtr_runtime, has_plan_steps(plan), c.budget.has_value(),
                          c.max_overhead, storages_.get()},
                tensors_, memory_, io_, swap_, disk_, clock_, result_.log, result_.summary) {
@@ -131,12 +133,29 @@ private:
     SimPlatform platform_;
 };
 
+// The in-use peak of the same run with every read issued only when its consumer starts:
+// the memory cap of a prefetch rule that asks for it. Measured by running it (in a child
+// process, so this run's clock starts where a lone run's would), because the plan's own
+// prediction takes writes as instantaneous and misses the memory that writes still in
+// the queue hold (docs/swap.md, "budget").
+std::optional<std::uint64_t> no_prefetch_peak(const Workload& w, const RunConfig& config, const ExecPlan& plan,
+                                              const SwapMode& mode, const PrefetchRule& prefetch) {
+    if (config.budget || !mode.uses_prefetch_rule() || !prefetch.caps_at_no_prefetch_peak()) return std::nullopt;
+    const auto measure = [&]() -> std::uint64_t {
+        Engine on_demand(w, config, plan, config.make_selection(), config.make_swap_mode(), make_on_demand_prefetch());
+        return on_demand.run().summary.live_peak_bytes;
+    };
+    if (const auto peak = measure_in_child(measure)) return peak;
+    return measure();
+}
+
 }  // namespace
 
 RunResult simulate(const Workload& w, const RunConfig& config, const ExecPlan& plan) {
-    std::unique_ptr<SwapSelection> selection = config.make_selection();
     std::unique_ptr<SwapMode> mode = config.make_swap_mode();
-    Engine engine(w, config, plan, std::move(selection), std::move(mode));
+    std::unique_ptr<PrefetchRule> prefetch = config.make_prefetch();
+    const std::optional<std::uint64_t> cap = no_prefetch_peak(w, config, plan, *mode, *prefetch);
+    Engine engine(w, config, plan, config.make_selection(), std::move(mode), std::move(prefetch), cap);
     return engine.run();
 }
 

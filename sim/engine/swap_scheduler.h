@@ -20,8 +20,10 @@ class GpuStream;
 class ReadQueueView final : public PrefetchView {
 public:
     ReadQueueView(const Workload& w, const TensorTable& tensors, const MemoryManager& memory, const DiskQueue& disk,
-                  const Clock& clock, const SwapPlan& plan, double gpu_speed_scale)
-        : w_(w), tensors_(tensors), memory_(memory), disk_(disk), clock_(clock), plan_(plan), speed_(gpu_speed_scale) {}
+                  const Clock& clock, const SwapPlan& plan, double gpu_speed_scale,
+                  std::optional<std::uint64_t> no_prefetch_peak)
+        : w_(w), tensors_(tensors), memory_(memory), disk_(disk), clock_(clock), plan_(plan), speed_(gpu_speed_scale),
+          no_prefetch_peak_(no_prefetch_peak) {}
 
     double now_ms() const override { return clock_.now(); }
     int op_count() const override { return static_cast<int>(w_.ops.size()); }
@@ -34,8 +36,8 @@ public:
     double group_read_ms_later(int consumer) const override;
     std::uint64_t group_bytes(int consumer) const override;
     std::uint64_t live_bytes() const override { return memory_.live_bytes(); }
-    std::uint64_t live_peak_bytes() const override { return memory_.live_peak(); }
     std::optional<std::uint64_t> budget_bytes() const override { return memory_.budget(); }
+    std::optional<std::uint64_t> no_prefetch_peak_bytes() const override { return no_prefetch_peak_; }
     std::int64_t planned_live_during(int op) const override { return planned_during_[op]; }
     std::int64_t op_allocation_bytes(int op) const override { return op_alloc_[op]; }
     void plan_changed();  // the plan's memory profile, recomputed
@@ -48,13 +50,15 @@ private:
     const Clock& clock_;
     const SwapPlan& plan_;
     double speed_;
+    std::optional<std::uint64_t> no_prefetch_peak_;
     std::vector<std::int64_t> planned_during_, op_alloc_;
 };
 
 class SwapScheduler final : public SwapActions {
 public:
     SwapScheduler(const Workload& w, TensorTable& tensors, const MemoryManager& memory, SwapIo& io, const DiskQueue& disk,
-                  Clock& clock, std::unique_ptr<SwapMode> mode, std::unique_ptr<PrefetchRule> prefetch, bool reference_forward_end, double gpu_speed_scale);
+                  Clock& clock, std::unique_ptr<SwapMode> mode, std::unique_ptr<PrefetchRule> prefetch, bool reference_forward_end,
+                  double gpu_speed_scale, std::optional<std::uint64_t> no_prefetch_peak);
 
     void connect(GpuStream* gpu) { gpu_ = gpu; }
     [[nodiscard]] bool moves_tensors() const { return mode_->moves_tensors(); }

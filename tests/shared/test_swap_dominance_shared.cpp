@@ -65,7 +65,7 @@ TEST_CASE("shared: just_in_time is at least as good as every fixed lead on the S
 
 TEST_CASE("shared: without a budget the budget prefetch keeps the peak that eager gives back") {
     // Samsung disk, feature maps: eager reads everything back at the backward start and
-    // the live peak is the no-swap peak; the budget rule caps at the peak so far.
+    // the live peak is the no-swap peak; the budget rule caps at the peak with reads on demand.
     const Workload& w = mobilenet();
     const Summary eager = run(w, kSamsung, "", "{allocator: os, swap: {mode: async, select: feature_maps, prefetch: eager}}");
     const Summary budget = run(w, kSamsung, "", "{allocator: os, swap: {mode: async, select: feature_maps}}");
@@ -138,9 +138,10 @@ TEST_CASE("shared: the hybrid mixes swap and recompute at 50% on the Samsung fla
 }
 
 TEST_CASE("shared: prefetch {budget: {cap: SIZE}} caps the early reads of the budget prefetch without a budget") {
-    // Feature maps, async, phone disk, no budget. The default cap is the in-use peak so far
-    // (546.4 MiB, at the compute time); a higher cap lets early reads raise the peak, a cap
-    // below the peak holds reads back until their op and the GPU waits for them.
+    // Feature maps, async, phone disk, no budget. The default cap is the in-use peak of the
+    // same run with reads on demand (546.4 MiB; that run takes 5,069.5 ms), kept at the
+    // compute time; a higher cap lets early reads raise the peak, a cap below the peak holds
+    // reads back until their op and the GPU waits for them.
     const Workload& w = mobilenet();
     const auto with = [&](const std::string& prefetch) {
         return run(w, kPhone, "", "{allocator: os, swap: {mode: async, select: feature_maps, prefetch: " + prefetch + "}}");
@@ -151,8 +152,68 @@ TEST_CASE("shared: prefetch {budget: {cap: SIZE}} caps the early reads of the bu
     CHECK(high.peak_bytes == 584812452u);
     CHECK(low.peak_bytes == 572970916u);
     CHECK(low.time_ms == Approx(4117.219).margin(1e-3));
+    const Summary on_demand = with("{lead_ops: 0}");
+    CHECK(on_demand.live_peak_bytes == 572970916u);
+    CHECK(on_demand.time_ms == Approx(5069.501).margin(1e-3));
     CHECK_THROWS_WITH(parse_scenario("workload: {synthetic: mlp}\npolicy: {swap: {mode: async, prefetch: {budget: {cap: 0}}}}\n", "t.yaml"),
                       Catch::Contains("policy.swap.prefetch.budget.cap: must be > 0"));
     CHECK_THROWS_WITH(parse_scenario("workload: {synthetic: mlp}\npolicy: {swap: {mode: async, prefetch: {budget: {cap: lots}}}}\n", "t.yaml"),
                       Catch::Contains("'lots' is not a size"));
+}
+
+TEST_CASE("shared: without a budget the budget prefetch never lifts the peak above the run with reads on demand") {
+    // MobilenetV2 batch 4, feature maps, os, async, every shipped disk: the default budget
+    // prefetch reaches the on-demand run's peak and no more, at the compute time
+    // (2,488.364 ms). The on-demand times are 5,069.5 (phone), 2,984.7 (Samsung), 2,656.8
+    // (NVMe, its budget left out) and 2,512.0 ms (host RAM over PCIe 4).
+    const Workload& w = mobilenet();
+    const char* kPcie4 = "{bandwidth: 25GB/s, latency: 10us}";
+    for (const char* disk : {kPhone, kSamsung, kNvme, kPcie4}) {
+        INFO(disk);
+        const std::string base = "{allocator: os, swap: {mode: async, select: feature_maps, prefetch: ";
+        const Summary on_demand = run(w, disk, "", base + "{lead_ops: 0}}}");
+        const Summary budget = run(w, disk, "", base + "budget}}");
+        CHECK(budget.live_peak_bytes <= on_demand.live_peak_bytes);
+        CHECK(budget.time_ms == Approx(w.compute_ms()).epsilon(1e-9));
+    }
+    // On host RAM the on-demand peak (91,081,508 B) comes in the backward pass, above the
+    // peak the run has when its first reads could go: capped at the peak so far, as before,
+    // the budget rule took 2,489.145 ms; capped at the on-demand peak, the compute time.
+    const Summary pcie = run(w, kPcie4, "", "{allocator: os, swap: {mode: async, select: feature_maps}}");
+    CHECK(pcie.live_peak_bytes == 91081508u);
+    // Squeezenet batch 4 on the Samsung flash: 1,813.476 ms before, 1,804.252 ms now, same
+    // peak (195,581,288 B, the on-demand run's).
+    const Workload squeeze = load_mnn_profile(shared_profile("Squeezenet"), 4);
+    const Summary sq = run(squeeze, kSamsung, "", "{allocator: os, swap: {mode: async, select: feature_maps}}");
+    CHECK(sq.time_ms == Approx(1804.252).margin(1e-3));
+    CHECK(sq.live_peak_bytes == 195581288u);
+}
+
+TEST_CASE("shared: on the fast disks the hybrid swaps only, at the compute time, where dtr is out of memory") {
+    // MobilenetV2 batch 4 at 20% (docs/swap.md, "Where swapping is cheap"): the hidden-swap
+    // plan (135 feature maps) meets the budget alone on NVMe and host RAM; nothing is
+    // recomputed and nothing evicted. dtr runs out of memory there.
+    const Workload& w = mobilenet();
+    const char* kPcie4 = "{bandwidth: 25GB/s, latency: 10us}";
+    const Summary dtr = run(w, kNvme, ratio(0.2), "{allocator: os, recompute: {heuristic: dtr}}");
+    CHECK(dtr.status == "oom");
+    for (const char* disk : {kNvme, kPcie4}) {
+        INFO(disk);
+        const Summary hybrid = run(w, disk, ratio(0.2), "{allocator: os, hybrid: true, swap: {mode: async}, recompute: {heuristic: dtr}}");
+        const Summary swap = run(w, disk, ratio(0.2), "{allocator: os, swap: {mode: async, select: budget}}");
+        CHECK(hybrid.status == "ok");
+        CHECK(hybrid.time_ms == Approx(w.compute_ms()).epsilon(1e-9));
+        CHECK(swap.time_ms == Approx(w.compute_ms()).epsilon(1e-9));
+        CHECK(hybrid.swap_selected_tensors == 135);
+        CHECK(hybrid.recomputed_ops == 0);
+        CHECK(hybrid.evictions == 0);
+    }
+    // At 15% on host RAM the plan (164) needs 41 evictions; the per-eviction rule sends every
+    // one to disk (the round trip is below each recompute cost): 2,494.4 ms, swap-only 2,489.9.
+    const Summary tight = run(w, kPcie4, ratio(0.15), "{allocator: os, hybrid: true, swap: {mode: async}, recompute: {heuristic: dtr}}");
+    CHECK(tight.swap_selected_tensors == 164);
+    CHECK(tight.evictions == 41);
+    CHECK(tight.evictions_to_disk == 41);
+    CHECK(tight.recomputed_ops == 0);
+    CHECK(tight.time_ms == Approx(2494.4).margin(0.05));
 }

@@ -1,7 +1,8 @@
 // budget (the default under async): reads are issued in order of need, each as early
-// as the memory cap allows (PrefetchMemoryGuard in prefetch_rule.h: the budget, else the
-// run's in-use peak so far; `{budget: {cap: SIZE}}` sets a cap of its own), so that an early read never pushes the predicted in-use
-// memory over the cap and never forces an eviction that is then read back.
+// as the memory cap allows (PrefetchMemoryGuard in prefetch_rule.h: the budget, else
+// `{budget: {cap: SIZE}}`, else the run's peak with every read on demand), so that an
+// early read never pushes the predicted in-use memory over the cap and never forces an
+// eviction that is then read back.
 #include "models/swap/prefetch/prefetch_rule.h"
 
 namespace memsim {
@@ -12,6 +13,7 @@ class BudgetPrefetch final : public PrefetchRule {
 public:
     explicit BudgetPrefetch(std::optional<std::uint64_t> cap) : guard_(cap) {}
     void begin(const PrefetchView& /*view*/, int op) override { guard_.begin(op); }
+    bool caps_at_no_prefetch_peak() const override { return !guard_.has_user_cap(); }
 
     bool issue_now(const PrefetchView& view, int op, int group) override {
         if (group == op) return true;

@@ -9,9 +9,11 @@ bool PrefetchMemoryGuard::admits(const PrefetchView& view, int op, int group) co
     const std::uint64_t bytes = view.group_bytes(group);
     if (bytes == 0) return true;
     if (!view.group_fits(group)) return false;
-    std::uint64_t cap_bytes = view.budget_bytes().value_or(user_cap_.value_or(view.live_peak_bytes()));
-    if (user_cap_) cap_bytes = std::min(cap_bytes, *user_cap_);
-    const auto cap = static_cast<std::int64_t>(cap_bytes);
+    std::optional<std::uint64_t> cap_bytes = view.budget_bytes();
+    if (user_cap_) cap_bytes = std::min(cap_bytes.value_or(*user_cap_), *user_cap_);
+    if (!cap_bytes) cap_bytes = view.no_prefetch_peak_bytes();
+    if (!cap_bytes) return false;  // no cap known: no early read
+    const auto cap = static_cast<std::int64_t>(*cap_bytes);
     const std::int64_t base = view.planned_live_during(op) - view.op_allocation_bytes(op);
     const std::int64_t now = static_cast<std::int64_t>(view.live_bytes()) - base;
     std::int64_t taken_over = 0;

@@ -33,10 +33,11 @@ public:
     // may end first); the disk queue's own per-read prediction.
     [[nodiscard]] virtual double group_read_ms_later(int consumer) const = 0;
     [[nodiscard]] virtual std::uint64_t group_bytes(int consumer) const = 0;  // what issuing it holds (reads, kept writes)
-    // Memory: in use now, the run's peak so far, the budget.
+    // Memory: in use now, the budget, and the in-use peak this run reaches with every read
+    // issued only when its consumer starts (none: not measured, the rule did not ask).
     [[nodiscard]] virtual std::uint64_t live_bytes() const = 0;
-    [[nodiscard]] virtual std::uint64_t live_peak_bytes() const = 0;
     [[nodiscard]] virtual std::optional<std::uint64_t> budget_bytes() const = 0;
+    [[nodiscard]] virtual std::optional<std::uint64_t> no_prefetch_peak_bytes() const = 0;
     // The plan's live bytes during op `op` (writes and reads instantaneous, no prefetch)
     // and what op `op` itself allocates when it starts.
     [[nodiscard]] virtual std::int64_t planned_live_during(int op) const = 0;
@@ -51,6 +52,9 @@ public:
     // Issue the reads for op `group` (>= op; groups come in order) now? False ends the
     // op's round: later groups wait for the next op start.
     virtual bool issue_now(const PrefetchView& view, int op, int group) = 0;
+    // Its memory cap without a budget is the run's no-prefetch peak
+    // (PrefetchView::no_prefetch_peak_bytes), which the engine then measures first.
+    [[nodiscard]] virtual bool caps_at_no_prefetch_peak() const { return false; }
 };
 
 // A rule's parameter as a scenario writes it: none (`eager`), an op count
@@ -84,19 +88,26 @@ std::string prefetch_usage(const PrefetchRow& row);
 // then. A group is admitted when that prediction plus its bytes stays under the cap at
 // every op of the span (and its bytes fit the budget now): so an early read never
 // forces an eviction by the plan's account. The cap is the budget, else the user's cap
-// (`{budget: {cap: SIZE}}`), else the run's in-use peak so far (prefetching never raises
-// the peak the run already has); with both a budget and a user cap, the lower.
+// (`{budget: {cap: SIZE}}`), else the in-use peak of the same run with every read on
+// demand (prefetching never raises the peak above what it would be without prefetch;
+// docs/swap.md says why that peak is measured by a run rather than taken from the plan);
+// with both a budget and a user cap, the lower.
 class PrefetchMemoryGuard {
 public:
     explicit PrefetchMemoryGuard(std::optional<std::uint64_t> user_cap = std::nullopt) : user_cap_(user_cap) {}
     void begin(int op) { outstanding_.erase(outstanding_.begin(), outstanding_.upper_bound(op)); }
     [[nodiscard]] bool admits(const PrefetchView& view, int op, int group) const;
     void issued(int group, std::uint64_t bytes) { outstanding_[group] += bytes; }
+    [[nodiscard]] bool has_user_cap() const { return user_cap_.has_value(); }
 
 private:
     std::map<int, std::uint64_t> outstanding_;  // early groups issued, by consumer op
     std::optional<std::uint64_t> user_cap_;
 };
+
+// Every read only when its consumer starts: the baseline that measures the no-prefetch
+// peak (not a user-selectable rule: `lead_ops: 0` is the same without a budget).
+std::unique_ptr<PrefetchRule> make_on_demand_prefetch();
 
 // A read not yet issued must also fit the budget, except the current op's own reads
 // (they are needed now; the allocation waits or evicts).

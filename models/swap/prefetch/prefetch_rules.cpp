@@ -14,7 +14,7 @@ std::unique_ptr<PrefetchRule> make_lead_ms_prefetch(const PrefetchParams&);     
 namespace {
 
 const std::array kRules{
-    PrefetchRow{"budget", "every read in order of need, as early as the budget (else {budget: {cap: SIZE}}, else the peak so far) allows",
+    PrefetchRow{"budget", "every read in order of need, as early as the budget (else {budget: {cap: SIZE}}, else the peak with reads on demand) allows",
                 {PrefetchParam::None, make_budget_prefetch, true}},
     PrefetchRow{"eager", "every read as soon as possible (budget permitting)", {PrefetchParam::None, make_eager_prefetch}},
     PrefetchRow{"just_in_time", "the latest start that still arrives in time, given the disk queue ahead",

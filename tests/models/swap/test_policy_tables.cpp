@@ -28,15 +28,15 @@ struct FakeQueue final : PrefetchView {
     std::map<int, bool> fits;
     std::map<int, std::uint64_t> bytes;
     std::map<int, std::int64_t> during, alloc;
-    std::uint64_t live = 0, peak = 0;
-    std::optional<std::uint64_t> budget;
+    std::uint64_t live = 0;
+    std::optional<std::uint64_t> budget, no_prefetch_peak;
     double now_ms() const override { return now; }
     int op_count() const override { return 9; }
     double group_read_ms_later(int consumer) const override { return read_ms.at(consumer); }
     std::uint64_t group_bytes(int consumer) const override { return bytes.count(consumer) ? bytes.at(consumer) : 0; }
     std::uint64_t live_bytes() const override { return live; }
-    std::uint64_t live_peak_bytes() const override { return peak; }
     std::optional<std::uint64_t> budget_bytes() const override { return budget; }
+    std::optional<std::uint64_t> no_prefetch_peak_bytes() const override { return no_prefetch_peak; }
     std::int64_t planned_live_during(int op) const override { return during.at(op); }
     std::int64_t op_allocation_bytes(int op) const override { return alloc.at(op); }
     double op_ms(int op) const override { return op_ms_of.at(op); }
@@ -142,15 +142,27 @@ TEST_CASE("prefetch rules: budget issues in order of need while the predicted in
         return group - 4;
     };
     CHECK(round(600) == 4);
-    // No budget: the cap is the run's peak so far (900): group 6 would reach 950.
+    // No budget: the cap is the run's peak with every read on demand (900): group 6 would
+    // reach 950. The rule asks the engine for that peak unless the user set a cap.
     q.budget.reset();
-    q.peak = 900;
+    q.no_prefetch_peak = 900;
     rule = make_rule("budget");
+    CHECK(rule->caps_at_no_prefetch_peak());
     CHECK(round(600) == 2);
-    // Its own reads always go, whatever the memory.
-    q.peak = 0;
+    // A user cap replaces it (1000: as the budget above, all four groups go).
+    PrefetchParams capped;
+    capped.cap_bytes = 1000;
+    rule = make_rule("budget", capped);
+    CHECK_FALSE(rule->caps_at_no_prefetch_peak());
+    CHECK(round(600) == 4);
+    // Its own reads always go, whatever the memory; with no cap known, nothing early.
+    q.no_prefetch_peak = 0;
     rule = make_rule("budget");
     CHECK(round(600) == 1);
+    q.no_prefetch_peak.reset();
+    CHECK(round(600) == 1);
+    CHECK_FALSE(make_rule("eager")->caps_at_no_prefetch_peak());
+    CHECK_FALSE(make_rule("just_in_time")->caps_at_no_prefetch_peak());
 }
 
 TEST_CASE("prefetch rules: the reference rule issues while the disk is idle, then only what ends before the op") {

@@ -119,3 +119,50 @@ TEST_CASE("async lead_ops 0: each read is issued when its consumer starts") {
     CHECK(late.summary.time_ms == Approx(114.0).epsilon(1e-12));
     CHECK(late.summary.stall_ms == Approx(20.0).epsilon(1e-12));
 }
+
+namespace {
+
+// The no-prefetch peak is in the backward pass. Forward: op0 t0 = 1000 B 1 ms; op1 t1 =
+// 10 B 20 ms. F = 2. Backward: op2 reads t1 (10 ms, t2 = 10 B); op3 reads t2 (10 ms, t3 =
+// 10 B); op4 reads t0 and allocates t4 = 1500 B (1 ms).
+Workload late_peak_trace() {
+    return test::WorkloadBuilder()
+        .op(1, 1000, {}, {})
+        .op(20, 10, {}, {})
+        .op(10, 10, {1}, {1})
+        .op(10, 10, {2}, {2})
+        .op(1, 1500, {0}, {0, 3, 4})
+        .build(2);
+}
+
+}  // namespace
+
+TEST_CASE("async budget prefetch without a budget: the cap is the run's peak with reads on demand, reached late") {
+    // Writes: t0 1-11 (during op1 1-21: 1000 + 10 = 1010 in use); t1's, queued at 21, is
+    // dropped when op2 uses t1 in place at 21. With reads on demand: op2 21-31 (t1 + t2 =
+    // 20), op3 31-41 (t2 + t3 = 20), op4 reads t0 41-51 and runs 51-52: t3 + t0 + t4 = 2510,
+    // the no-prefetch peak, after a 10 ms stall. The budget rule's cap is then 2510: at
+    // op2's start t0's read fits (20 + 1000 in use during op2 and op3), is read 21-31, and
+    // op4 starts at 41 without a stall; the peak stays 2510. Capped at the peak so far
+    // (1010 when op2 starts, the rule before), the read waited for op4: 52 ms.
+    // (The golden run first: a run after another in one process has its clock shifted.)
+    const RunResult budget = run(late_peak_trace(), "{swap: {mode: async, prefetch: budget}}");
+    test::check_golden_run("timelines/swap_traces/prefetch_budget_late_peak", budget);
+    CHECK(budget.summary.time_ms == Approx(42.0).epsilon(1e-12));
+    CHECK(budget.summary.stall_ms == Approx(0.0).margin(1e-9));
+    CHECK(budget.summary.live_peak_bytes == 2510);
+    const auto read_t0 = std::find_if(budget.log.activities.begin(), budget.log.activities.end(),
+                                      [](const Activity& a) { return a.lane == "disk_read" && a.label == "0"; });
+    REQUIRE(read_t0 != budget.log.activities.end());
+    CHECK(read_t0->start_ms == Approx(21.0));
+    CHECK(read_t0->end_ms == Approx(31.0));
+    const RunResult on_demand = run(late_peak_trace(), "{swap: {mode: async, prefetch: {lead_ops: 0}}}");
+    CHECK(on_demand.summary.time_ms == Approx(52.0).epsilon(1e-12));
+    CHECK(on_demand.summary.stall_ms == Approx(10.0).epsilon(1e-12));
+    CHECK(on_demand.summary.live_peak_bytes == 2510);
+    CHECK(on_demand.summary.swap_writes_cancelled == 1);
+    // A user cap of 1010 B (the forward peak) holds the read back to op4, as on demand.
+    const RunResult capped = run(late_peak_trace(), "{swap: {mode: async, prefetch: {budget: {cap: 1010B}}}}");
+    CHECK(capped.summary.time_ms == Approx(52.0).epsilon(1e-12));
+    CHECK(capped.summary.live_peak_bytes == 2510);
+}

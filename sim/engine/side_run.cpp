@@ -1,0 +1,47 @@
+#include "sim/engine/side_run.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <iostream>
+
+namespace memsim {
+
+std::optional<std::uint64_t> measure_in_child(const std::function<std::uint64_t()>& measure) {
+    int pipe_fd[2];
+    if (pipe(pipe_fd) != 0) return std::nullopt;
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);  // nothing buffered may be written twice
+    const pid_t pid = fork();
+    if (pid < 0) {
+        close(pipe_fd[0]);
+        close(pipe_fd[1]);
+        return std::nullopt;
+    }
+    if (pid == 0) {
+        close(pipe_fd[0]);
+        int code = 1;
+        try {
+            const std::uint64_t value = measure();
+            if (write(pipe_fd[1], &value, sizeof value) == static_cast<ssize_t>(sizeof value)) code = 0;
+        } catch (...) {  // the parent runs it again and reports the error
+        }
+        _exit(code);  // no static destructors, no return into the parent's code
+    }
+    close(pipe_fd[1]);
+    std::uint64_t value = 0;
+    ssize_t got = 0;
+    do got = read(pipe_fd[0], &value, sizeof value);
+    while (got < 0 && errno == EINTR);
+    close(pipe_fd[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (got != static_cast<ssize_t>(sizeof value) || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nullopt;
+    return value;
+}
+
+}  // namespace memsim
