@@ -145,7 +145,9 @@ std::optional<std::uint64_t> no_prefetch_peak(const Workload& w, const RunConfig
         Engine on_demand(w, config, plan, config.make_selection(), config.make_swap_mode(), make_on_demand_prefetch());
         return on_demand.run().summary.live_peak_bytes;
     };
-    if (const auto peak = measure_in_child(measure)) return peak;
+    const std::string what = "the no-prefetch peak (the default memory cap of prefetch: budget without a budget; "
+                             "policy.swap.prefetch: {budget: {cap: SIZE}} sets it instead)";
+    if (const auto peak = measure_in_child(measure, what)) return peak;
     return measure();
 }
 

@@ -5,21 +5,32 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <stdexcept>
 #include <iostream>
 
 namespace memsim {
 
-std::optional<std::uint64_t> measure_in_child(const std::function<std::uint64_t()>& measure) {
+namespace {
+
+[[noreturn]] void cannot_fork(const std::string& what, int error) {
+    throw std::runtime_error("cannot start a process to measure " + what + ": " + std::strerror(error));
+}
+
+}  // namespace
+
+std::optional<std::uint64_t> measure_in_child(const std::function<std::uint64_t()>& measure, const std::string& what) {
     int pipe_fd[2];
-    if (pipe(pipe_fd) != 0) return std::nullopt;
+    if (pipe(pipe_fd) != 0) cannot_fork(what, errno);
     std::cout.flush();
     std::cerr.flush();
     std::fflush(nullptr);  // nothing buffered may be written twice
     const pid_t pid = fork();
     if (pid < 0) {
+        const int error = errno;
         close(pipe_fd[0]);
         close(pipe_fd[1]);
-        return std::nullopt;
+        cannot_fork(what, error);
     }
     if (pid == 0) {
         close(pipe_fd[0]);

@@ -8,11 +8,14 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 
 namespace memsim {
 
-// `measure` in a fork of this process; none if the fork or the child failed (the caller
-// then runs it here, where an error surfaces with its message).
-std::optional<std::uint64_t> measure_in_child(const std::function<std::uint64_t()>& measure);
+// `measure` in a fork of this process; none if the child failed (the caller then runs it
+// here, where its error surfaces with its message). A process that cannot fork is an
+// error naming `what` and the OS reason, not a silent run in this process: that would
+// shift this run's times in the last bits (see above).
+std::optional<std::uint64_t> measure_in_child(const std::function<std::uint64_t()>& measure, const std::string& what);
 
 }  // namespace memsim
