@@ -3,9 +3,12 @@
 // new kind of activity shows up in every output without touching the renderers.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace memsim {
@@ -25,12 +28,15 @@ inline constexpr const char* kDrop = "drop";                  // a tensor freed 
 inline constexpr const char* kCancelWrite = "cancel_write";   // a queued swap-out dropped: its tensor was needed
 }  // namespace mark
 
+// An activity's lane is a view of a string literal (one of the lane::k* constants or
+// another), and its label a view of the log's own copy (EventLog::add): no heap
+// allocation per activity, as two std::string members cost for long operator names.
 struct Activity {
-    std::string lane;        // one of lane::k*, or any new kind
+    std::string_view lane;   // one of lane::k*, or any new kind (a string literal)
     double start_ms = 0.0;
     double end_ms = 0.0;
     int op = -1;             // operator index the activity belongs to (-1: none)
-    std::string label;       // operator name, or a short description
+    std::string_view label;  // operator name, or a short description (kept by the log)
     std::vector<int> tensors;
     std::uint64_t bytes = 0;
     // The tensor the activity is for when `tensors` does not say it alone: the one a
@@ -60,6 +66,29 @@ struct MemorySample {
     std::uint64_t live_bytes = 0;    // exact live tensor bytes
 };
 
+// Where the log keeps its activities' labels: appended to large blocks (one heap
+// allocation per block, not per label) that never move, so the views stay valid; a
+// copy of the log shares the blocks.
+class LabelStore {
+public:
+    std::string_view keep(std::string_view text) {
+        if (text.empty()) return {};
+        if (text.size() > kBlockBytes - used_) {
+            blocks_.emplace_back(new char[std::max(kBlockBytes, text.size())]);
+            used_ = 0;
+        }
+        char* at = blocks_.back().get() + used_;
+        std::copy(text.begin(), text.end(), at);
+        used_ += text.size();
+        return {at, text.size()};
+    }
+
+private:
+    static constexpr std::size_t kBlockBytes = 64 * 1024;
+    std::vector<std::shared_ptr<char[]>> blocks_;
+    std::size_t used_ = kBlockBytes;  // the first label opens a block
+};
+
 struct EventLog {
     std::vector<Activity> activities;
     std::vector<MemorySample> memory;
@@ -67,8 +96,12 @@ struct EventLog {
     double forward_end_ms = -1.0;  // when the forward pass ended (-1: unknown)
     std::vector<Mark> marks;                // in log order
     std::vector<ResidencyChange> residency; // in log order; empty when the engine does not record it
+    LabelStore labels;                      // the text the activities' labels view
 
-    void add(Activity a) { activities.push_back(std::move(a)); }
+    void add(Activity a) {
+        a.label = labels.keep(a.label);
+        activities.push_back(std::move(a));
+    }
     void mark(std::string kind, double time_ms, int op, int tensor, std::uint64_t bytes) {
         marks.push_back({std::move(kind), time_ms, op, tensor, bytes});
     }

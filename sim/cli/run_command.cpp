@@ -13,6 +13,7 @@
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/schema.h"
 #include "sim/sweep/sweep_plan.h"
+#include "sim/workload_factory.h"
 
 namespace memsim::cli {
 
@@ -38,7 +39,10 @@ void register_run_command(CLI::App& app) {
         guarded([&]() {
             const Scenario s = load_scenario(opt->scenario, opt->sets);
             check_sweep_section(s);  // its size, before the run (sweep_plan.h)
-            const ScenarioRun run = run_scenario(s, opt->out);
+            // Both stay until the process leaves through _Exit (main.cpp): freeing a large
+            // workload and its run's event log block by block only delays the exit.
+            const Workload& w = *new Workload(load_workload(s));
+            const ScenarioRun& run = *new ScenarioRun(run_scenario(s, w, opt->out));
             if (report_run(run, s, opt->scenario, std::cout, std::cerr, opt->quiet) != 0) set_exit_code(kExitScenarioFailed);
         });
     });

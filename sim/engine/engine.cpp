@@ -49,9 +49,11 @@ public:
     }
 
     RunResult run() {
-        // One activity per step plus I/O; about two memory samples per tensor.
+        // One activity per step plus I/O; about two memory samples and two residency
+        // changes (taken, given back) per tensor.
         result_.log.activities.reserve(plan_.size() + plan_.size() / 4);
         result_.log.memory.reserve(2 * w_.tensors.size() + 16);
+        result_.log.residency.reserve(2 * w_.tensors.size() + 16);
         platform_ = build_platform(c_.platform);
         clock_.start();
         disk_.attach(platform_.disk, &io_);

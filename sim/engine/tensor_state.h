@@ -55,7 +55,7 @@ public:
     [[nodiscard]] const EvictableOrder& evictable_order() const { return order_; }
     void mark_used(TensorId t) { ++state_[t].next_use; }
 
-    [[nodiscard]] bool has_future_use(TensorId t) const { return state_[t].next_use < uses_[t].size(); }
+    [[nodiscard]] bool has_future_use(TensorId t) const { return state_[t].next_use < use_count(t); }
     [[nodiscard]] std::optional<int> next_use_op(TensorId t) const;
     // Compute time until the tensor's next use, from the start of op `op`.
     [[nodiscard]] double ms_until_next_use(TensorId t, int op) const;
@@ -67,7 +67,12 @@ private:
     const ExecPlan& plan_;
     double speed_;
     std::vector<TensorState> state_;
-    std::vector<std::vector<std::size_t>> uses_;  // plan steps that read each tensor
+    // The plan steps that read each tensor, in one array: tensor t's are
+    // use_steps_[use_begin_[t] .. use_begin_[t + 1]) (no vector per tensor to allocate).
+    std::vector<std::size_t> use_begin_;
+    std::vector<std::size_t> use_steps_;
+    [[nodiscard]] std::size_t use_count(TensorId t) const { return use_begin_[t + 1] - use_begin_[t]; }
+    [[nodiscard]] std::size_t use_step(TensorId t, std::size_t k) const { return use_steps_[use_begin_[t] + k]; }
     std::uint64_t insert_counter_ = 0;
     mutable int sums_from_ = -1;           // compute_between's running sums from this op
     mutable std::vector<double> sums_;     // sums_[j]: ops from .. from + j - 1

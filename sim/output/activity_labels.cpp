@@ -56,20 +56,20 @@ std::string activity_label(const Activity& a, const TensorNames& names) {
         const char* verb = a.lane == lane::kDiskWrite ? "swap out" : "swap in";
         // The engine names a disk activity's tensor in `label`: that serves when the workload is not at hand.
         const bool label_is_name = !names.knows_names() && subject.size() == 1 && !a.label.empty();
-        const std::string what = label_is_name || subject.empty() ? "tensor " + a.label : names.list(subject);
+        const std::string what = label_is_name || subject.empty() ? fmt::format("tensor {}", a.label) : names.list(subject);
         return with_bytes(fmt::format("{} {}", verb, what), a.bytes);
     }
     if (a.lane == lane::kStall) {
-        if (subject.empty()) return a.label;
-        return fmt::format("wait for {}{}", names.list(subject), a.label.empty() ? "" : " (" + stall_reason(a.label) + ")");
+        if (subject.empty()) return std::string(a.label);
+        return fmt::format("wait for {}{}", names.list(subject), a.label.empty() ? "" : " (" + stall_reason(std::string(a.label)) + ")");
     }
     if (a.lane == lane::kRecompute) {
         std::string text = fmt::format("recompute op {}", a.op);
-        if (!a.label.empty()) text += " (" + a.label + ")";
+        if (!a.label.empty()) text += fmt::format(" ({})", a.label);
         if (!subject.empty()) text += " for " + names.list(subject);
         return text;
     }
-    return a.label;
+    return std::string(a.label);
 }
 
 std::string mark_label(const Mark& m, const TensorNames& names) {

@@ -53,7 +53,7 @@ nlohmann::json chrome_trace(const EventLog& log, const Workload* workload) {
     std::vector<std::size_t> track_of(log.activities.size(), 0);
     for (std::size_t index : order) {
         const Activity& a = log.activities[index];
-        std::vector<double>& ends = track_ends[a.lane];
+        std::vector<double>& ends = track_ends[std::string(a.lane)];
         const double start = to_us(a.start_ms), end = std::max(start, to_us(a.end_ms));
         std::size_t k = 0;
         while (k < ends.size() && ends[k] > start) ++k;
@@ -77,11 +77,12 @@ nlohmann::json chrome_trace(const EventLog& log, const Workload* workload) {
         const Activity& a = log.activities[index];
         const double start_us = to_us(a.start_ms);
         const double dur_us = std::max(0.0, to_us(a.end_ms) - start_us);
+        const std::string lane(a.lane);
         events.push_back({{"ph", "X"},
-                          {"name", a.label.empty() && a.tensors.empty() ? a.lane : activity_label(a, names)},
-                          {"cat", a.lane},
+                          {"name", a.label.empty() && a.tensors.empty() ? lane : activity_label(a, names)},
+                          {"cat", lane},
                           {"pid", kPid},
-                          {"tid", first_tid_of_lane.at(a.lane) + static_cast<int>(track_of[index])},
+                          {"tid", first_tid_of_lane.at(lane) + static_cast<int>(track_of[index])},
                           {"ts", start_us},
                           {"dur", std::round(dur_us * 1e3) / 1e3},
                           {"args", {{"op", a.op}, {"tensors", a.tensors}, {"bytes", a.bytes}}}});

@@ -91,8 +91,9 @@ nlohmann::json page_data(const EventLog& log, const Workload* workload) {
     };
     for (const Activity& a : log.activities) {
         const std::string label = activity_label(a, names);
-        activities.push_back({lane_index.at(a.lane), round_ns(a.start_ms), round_ns(a.end_ms), a.op,
-                              label_id(label.empty() ? a.lane : label), join_ints(a.tensors, ' '), a.bytes, a.for_tensor});
+        const std::string lane(a.lane);
+        activities.push_back({lane_index.at(lane), round_ns(a.start_ms), round_ns(a.end_ms), a.op,
+                              label_id(label.empty() ? lane : label), join_ints(a.tensors, ' '), a.bytes, a.for_tensor});
         end_ms = std::max(end_ms, a.end_ms);
         for (int t : a.tensors) named(t);
         named(a.for_tensor);

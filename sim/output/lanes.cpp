@@ -13,7 +13,7 @@ const std::array<const char*, 5> kKnownLaneOrder = {lane::kCompute, lane::kRecom
 
 std::vector<std::string> ordered_lanes(const EventLog& log) {
     std::set<std::string> present;
-    for (const Activity& a : log.activities) present.insert(a.lane);
+    for (const Activity& a : log.activities) present.emplace(a.lane);
     std::vector<std::string> lanes;
     for (const char* known : kKnownLaneOrder)
         if (present.erase(known) > 0) lanes.emplace_back(known);

@@ -4,12 +4,13 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace memsim {
 
 // Quotes a CSV field when it holds a comma, quote or line break (RFC 4180).
-std::string csv_field(const std::string& text);
+std::string csv_field(std::string_view text);
 // Milliseconds with six decimals (nanosecond resolution), e.g. "12.500000".
 std::string format_ms(double ms);
 // "1.50 GiB", "12.00 MiB", "512 B".

@@ -143,7 +143,7 @@ TEST_CASE("recompute engine: a recomputation whose input was itself evicted") {
     // The recomputations are GPU activities on the recompute lane, B before C, both at t = 4.
     std::vector<std::string> recomputed;
     for (const auto& a : r.log.activities)
-        if (a.lane == lane::kRecompute) recomputed.push_back(a.label);
+        if (a.lane == lane::kRecompute) recomputed.emplace_back(a.label);
     CHECK(recomputed == std::vector<std::string>{"op1", "op2"});
 }
 
@@ -263,7 +263,7 @@ TEST_CASE("recompute engine: a dead ancestor regenerated for one branch serves t
     CHECK(r.summary.peak_bytes == 4);
     std::vector<std::string> recomputed;
     for (const auto& a : r.log.activities)
-        if (a.lane == lane::kRecompute) recomputed.push_back(a.label);
+        if (a.lane == lane::kRecompute) recomputed.emplace_back(a.label);
     CHECK(recomputed == std::vector<std::string>{"op0", "op1", "op2", "op3"});
 }
 
