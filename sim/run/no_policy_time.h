@@ -17,7 +17,15 @@ bool has_no_memory_policy(const Scenario& s);
 Scenario without_memory_policy(const Scenario& s);
 
 // The no-policy time of `w` under `s`'s platform and semantics, simulated once per
-// workload, speed scale and semantics in this process.
+// workload, speed scale and semantics in this process. It is simulated in a forked
+// child (sim/engine/side_run.h), so that it is the time a lone `memsim run` of the
+// no-policy scenario prints, bit for bit, and this process's clock stays where a lone
+// run's starts: call it before this process's own simulation.
 double no_policy_time_ms(const Scenario& s, const Workload& w);
+
+// For a process that forks its runs (a sweep): measures the no-policy time of `w` under
+// `s` now, in a child, so that every run forked later finds it cached. A failure is left
+// to the runs, which report it as their own error; this process never simulates.
+void prefill_no_policy_time(const Scenario& s, const Workload& w);
 
 }  // namespace memsim

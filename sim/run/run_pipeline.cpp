@@ -58,6 +58,9 @@ ExecPlan execution_plan(const Workload& w, const Scenario& s, const RunConfig& c
 
 RunResult run_simulation(const Scenario& s, const Workload& w) {
     const RunConfig config = resolve_run_config(s, w);
+    // Before the run, in a child (no_policy_time.h): this run's clock starts at zero.
+    const std::optional<double> no_policy_ms =
+        has_no_memory_policy(s) ? std::nullopt : std::optional<double>(no_policy_time_ms(s, w));
     RunResult r;
     try {
         r = simulate(w, config, execution_plan(w, s, config));
@@ -65,11 +68,11 @@ RunResult run_simulation(const Scenario& s, const Workload& w) {
         r = stopped_before_run(w, s, stop);
     }
     Summary& sm = r.summary;
-    // After the run: a simulation earlier in this process would shift this run's clock.
-    sm.no_policy_time_ms = has_no_memory_policy(s) ? sm.time_ms : no_policy_time_ms(s, w);
-    // Nine decimals: the no-policy run's clock starts where this run's ended, and SimGrid's
-    // rounding of a later absolute time differs in the last bits (about 1e-12 relative);
-    // a budget that never binds must read 1, not 1.0000000000000013.
+    sm.no_policy_time_ms = no_policy_ms.value_or(sm.time_ms);
+    // Nine decimals: where this process ran simulations before (a test binary, a child
+    // that could not be forked) its clock did not start at zero, and SimGrid's rounding of
+    // a later absolute time differs in the last bits (about 1e-12 relative); a budget that
+    // never binds must read 1, not 1.0000000000000013.
     sm.overhead = sm.no_policy_time_ms > 0 ? std::round(sm.time_ms / sm.no_policy_time_ms * 1e9) / 1e9 : 0.0;
     sm.budget_bytes = config.budget;  // also when a planner stopped before the engine ran
     sm.budget_ratio = config.budget_ratio;

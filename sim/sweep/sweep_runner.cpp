@@ -12,6 +12,7 @@
 
 #include "models/workload/input_error.h"
 #include "sim/output/text_format.h"
+#include "sim/run/no_policy_time.h"
 #include "sim/scenario/scenario.h"
 #include "sim/sweep/point_results.h"
 #include "sim/sweep/point_run.h"
@@ -142,6 +143,15 @@ public:
             loaded.workload = load_workload(*current_.scenario);
         } catch (...) {
             loaded.error = std::current_exception();
+            return;
+        }
+        // Measured once here (in a child: this process never simulates), inherited by
+        // every point forked later instead of simulated again in each; a point whose
+        // platform speed or semantics differs measures its own. A failure here is left to
+        // the points, which report it as their own error.
+        try {
+            prefill_no_policy_time(*current_.scenario, loaded.workload);
+        } catch (...) {
         }
     }
 
