@@ -94,9 +94,19 @@ std::vector<std::int64_t> planned_live_during(const Workload& w, const SwapPlan&
         for (TensorId t : plan.out_after[i]) out_op[t] = i;
     for (int i = 0; i < n && i < static_cast<int>(plan.in_for.size()); ++i)
         for (TensorId t : plan.in_for[i]) in_op[t] = i;
+    // Each swapped tensor is absent over (out_op, in_op): a difference array, summed once
+    // (a window spans the whole pass in a chain: walking each one was quadratic).
+    std::vector<std::int64_t> absent(static_cast<std::size_t>(n) + 1, 0);
     for (TensorId t : plan.selected)
-        if (out_op[t] >= 0)
-            for (int i = out_op[t] + 1; i < in_op[t]; ++i) during[i] -= static_cast<std::int64_t>(w.tensors[t].bytes);
+        if (out_op[t] >= 0 && out_op[t] + 1 < in_op[t]) {
+            absent[out_op[t] + 1] += static_cast<std::int64_t>(w.tensors[t].bytes);
+            absent[in_op[t]] -= static_cast<std::int64_t>(w.tensors[t].bytes);
+        }
+    std::int64_t away = 0;
+    for (int i = 0; i < n; ++i) {
+        away += absent[i];
+        during[i] -= away;
+    }
     return during;
 }
 

@@ -12,7 +12,7 @@ namespace {
 class BudgetPrefetch final : public PrefetchRule {
 public:
     explicit BudgetPrefetch(std::optional<std::uint64_t> cap) : guard_(cap) {}
-    void begin(const PrefetchView& /*view*/, int op) override { guard_.begin(op); }
+    void begin(const PrefetchView& view, int op) override { guard_.begin(view, op); }
     bool caps_at_no_prefetch_peak() const override { return !guard_.has_user_cap(); }
 
     bool issue_now(const PrefetchView& view, int op, int group) override {

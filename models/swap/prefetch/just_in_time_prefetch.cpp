@@ -19,8 +19,8 @@ namespace {
 
 class JustInTimePrefetch final : public PrefetchRule {
 public:
-    void begin(const PrefetchView& /*view*/, int op) override {
-        guard_.begin(op);
+    void begin(const PrefetchView& view, int op) override {
+        guard_.begin(view, op);
         latest_.clear();
     }
 

@@ -5,6 +5,26 @@
 
 namespace memsim {
 
+PrefetchMemoryGuard::PrefetchMemoryGuard(std::optional<std::uint64_t> user_cap) : user_cap_(user_cap) {}
+PrefetchMemoryGuard::~PrefetchMemoryGuard() = default;
+
+void PrefetchMemoryGuard::begin(const PrefetchView& view, int op) {
+    if (!planned_minus_issued_) {
+        std::vector<std::int64_t> planned(static_cast<std::size_t>(view.op_count()));
+        for (int k = 0; k < view.op_count(); ++k) planned[static_cast<std::size_t>(k)] = view.planned_live_during(k);
+        planned_minus_issued_ = std::make_unique<RangeAddMax>(planned);
+    }
+    const auto end = outstanding_.upper_bound(op);
+    for (auto it = outstanding_.begin(); it != end; ++it) taken_over_ += static_cast<std::int64_t>(it->second);
+    outstanding_.erase(outstanding_.begin(), end);
+}
+
+void PrefetchMemoryGuard::issued(int group, std::uint64_t bytes) {
+    outstanding_[group] += bytes;
+    planned_minus_issued_->add(static_cast<std::size_t>(group), planned_minus_issued_->size(),
+                               -static_cast<std::int64_t>(bytes));
+}
+
 bool PrefetchMemoryGuard::admits(const PrefetchView& view, int op, int group) const {
     const std::uint64_t bytes = view.group_bytes(group);
     if (bytes == 0) return true;
@@ -13,16 +33,15 @@ bool PrefetchMemoryGuard::admits(const PrefetchView& view, int op, int group) co
     if (user_cap_) cap_bytes = std::min(cap_bytes.value_or(*user_cap_), *user_cap_);
     if (!cap_bytes) cap_bytes = view.no_prefetch_peak_bytes();
     if (!cap_bytes) return false;  // no cap known: no early read
+    if (group <= op) return true;  // held over no op before its consumer
     const auto cap = static_cast<std::int64_t>(*cap_bytes);
     const std::int64_t base = view.planned_live_during(op) - view.op_allocation_bytes(op);
     const std::int64_t now = static_cast<std::int64_t>(view.live_bytes()) - base;
-    std::int64_t taken_over = 0;
-    auto next = outstanding_.upper_bound(op);
-    for (int k = op; k < group; ++k) {
-        for (; next != outstanding_.end() && next->first <= k; ++next) taken_over += static_cast<std::int64_t>(next->second);
-        if (now + view.planned_live_during(k) - taken_over + static_cast<std::int64_t>(bytes) > cap) return false;
-    }
-    return true;
+    // max over k in [op, group) of plan(k) - (issued(k) - issued(op)), issued(op) being
+    // the groups taken over by now.
+    const std::int64_t peak = planned_minus_issued_->max(static_cast<std::size_t>(op), static_cast<std::size_t>(group)) +
+                              taken_over_;
+    return now + peak + static_cast<std::int64_t>(bytes) <= cap;
 }
 
 }  // namespace memsim

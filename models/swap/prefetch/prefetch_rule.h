@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "models/policy_table.h"
+#include "models/swap/prefetch/range_add_max.h"
 
 namespace memsim {
 
@@ -92,16 +93,28 @@ std::string prefetch_usage(const PrefetchRow& row);
 // demand (prefetching never raises the peak above what it would be without prefetch;
 // docs/swap.md says why that peak is measured by a run rather than taken from the plan);
 // with both a budget and a user cap, the lower.
+//
+// The prediction at op k is now + plan(k) - taken(k), with taken(k) the bytes of early
+// groups issued for consumers in (op, k]. Kept as plan(k) - issued(k) in a RangeAddMax
+// (issued(k): every early group ever issued for a consumer up to k; issuing one for op g
+// subtracts its bytes from every k >= g), plus issued(op), the groups already taken over,
+// so a check is one range maximum, O(log n), not a walk over the span. The tree is
+// built from the plan at the first begin: the engine sets the plan once, before op 0.
 class PrefetchMemoryGuard {
 public:
-    explicit PrefetchMemoryGuard(std::optional<std::uint64_t> user_cap = std::nullopt) : user_cap_(user_cap) {}
-    void begin(int op) { outstanding_.erase(outstanding_.begin(), outstanding_.upper_bound(op)); }
+    explicit PrefetchMemoryGuard(std::optional<std::uint64_t> user_cap = std::nullopt);
+    ~PrefetchMemoryGuard();
+    // At the start of op `op`, before its first admits: early groups for ops up to `op`
+    // have been taken over by their consumers.
+    void begin(const PrefetchView& view, int op);
     [[nodiscard]] bool admits(const PrefetchView& view, int op, int group) const;
-    void issued(int group, std::uint64_t bytes) { outstanding_[group] += bytes; }
+    void issued(int group, std::uint64_t bytes);
     [[nodiscard]] bool has_user_cap() const { return user_cap_.has_value(); }
 
 private:
     std::map<int, std::uint64_t> outstanding_;  // early groups issued, by consumer op
+    std::int64_t taken_over_ = 0;               // bytes of the early groups whose consumer has started
+    std::unique_ptr<RangeAddMax> planned_minus_issued_;  // plan(k) - issued(k), built at the first begin
     std::optional<std::uint64_t> user_cap_;
 };
 

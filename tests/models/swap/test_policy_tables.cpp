@@ -37,7 +37,8 @@ struct FakeQueue final : PrefetchView {
     std::uint64_t live_bytes() const override { return live; }
     std::optional<std::uint64_t> budget_bytes() const override { return budget; }
     std::optional<std::uint64_t> no_prefetch_peak_bytes() const override { return no_prefetch_peak; }
-    std::int64_t planned_live_during(int op) const override { return during.at(op); }
+    // Ops the test does not set plan nothing (a rule may read the whole plan up front).
+    std::int64_t planned_live_during(int op) const override { return during.count(op) ? during.at(op) : 0; }
     std::int64_t op_allocation_bytes(int op) const override { return alloc.at(op); }
     double op_ms(int op) const override { return op_ms_of.at(op); }
     double compute_between(int from, int to) const override {
