@@ -12,10 +12,26 @@
 
 namespace memsim {
 
-// `measure` in a fork of this process; none if the child failed (the caller then runs it
-// here, where its error surfaces with its message). A process that cannot fork is an
+// `measure` started in a fork of this process, which goes on with its own work while
+// the child runs (on a second core, the two overlap). A process that cannot fork is an
 // error naming `what` and the OS reason, not a silent run in this process: that would
 // shift this run's times in the last bits (see above).
+class ChildMeasurement {
+public:
+    ChildMeasurement(const std::function<std::uint64_t()>& measure, const std::string& what);
+    ChildMeasurement(const ChildMeasurement&) = delete;
+    ChildMeasurement& operator=(const ChildMeasurement&) = delete;
+    ~ChildMeasurement();  // a child never collected (this process failed first) is killed and reaped
+    // Waits for the child: its value, or none if it failed (the caller then runs it here,
+    // where its error surfaces with its message). Once only.
+    std::optional<std::uint64_t> result();
+
+private:
+    int pid_ = -1;
+    int read_fd_ = -1;
+};
+
+// `measure` in a fork of this process, waited for.
 std::optional<std::uint64_t> measure_in_child(const std::function<std::uint64_t()>& measure, const std::string& what);
 
 }  // namespace memsim

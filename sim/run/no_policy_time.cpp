@@ -42,31 +42,40 @@ std::map<Key, double>& cache() {
     return times;
 }
 
-std::optional<double> time_in_child(const Scenario& s, const Workload& w) {
+std::unique_ptr<ChildMeasurement> start_in_child(const Scenario& s, const Workload& w) {
     const Scenario plain = without_memory_policy(s);
-    const auto bits = measure_in_child(
-        [&] { return std::bit_cast<std::uint64_t>(simulate(w, plain).summary.time_ms); },
-        "the no-policy time (the denominator of the overhead)");
+    return std::make_unique<ChildMeasurement>([&] { return std::bit_cast<std::uint64_t>(simulate(w, plain).summary.time_ms); },
+                                              "the no-policy time (the denominator of the overhead)");
+}
+
+std::optional<double> as_time(const std::optional<std::uint64_t>& bits) {
     if (!bits) return std::nullopt;
     return std::bit_cast<double>(*bits);
 }
 
 }  // namespace
 
-double no_policy_time_ms(const Scenario& s, const Workload& w) {
-    const Key key = cache_key(s, w);
-    if (const auto it = cache().find(key); it != cache().end()) return it->second;
+NoPolicyTime::NoPolicyTime(const Scenario& s, const Workload& w) : s_(s), w_(w) {
+    if (const auto it = cache().find(cache_key(s, w)); it != cache().end()) cached_ = it->second;
+    else child_ = start_in_child(s, w);
+}
+
+NoPolicyTime::~NoPolicyTime() = default;
+
+double NoPolicyTime::time_ms() {
+    if (cached_) return *cached_;
     // A child that failed: simulate here, where its error surfaces with its message.
-    const std::optional<double> measured = time_in_child(s, w);
-    const double time = measured ? *measured : simulate(w, without_memory_policy(s)).summary.time_ms;
-    cache().emplace(key, time);
-    return time;
+    const std::optional<double> measured = as_time(child_->result());
+    child_.reset();
+    cached_ = measured ? *measured : simulate(w_, without_memory_policy(s_)).summary.time_ms;
+    cache().emplace(cache_key(s_, w_), *cached_);
+    return *cached_;
 }
 
 void prefill_no_policy_time(const Scenario& s, const Workload& w) {
     const Key key = cache_key(s, w);
     if (cache().contains(key)) return;
-    if (const auto time = time_in_child(s, w)) cache().emplace(key, *time);
+    if (const auto time = as_time(start_in_child(s, w)->result())) cache().emplace(key, *time);
 }
 
 }  // namespace memsim

@@ -5,7 +5,11 @@
 // (docs/outputs.md), and a run without a policy must have an overhead of exactly 1.
 #pragma once
 
+#include <memory>
+#include <optional>
+
 #include "models/workload/workload.h"
+#include "sim/engine/side_run.h"
 #include "sim/scenario/scenario.h"
 
 namespace memsim {
@@ -20,8 +24,20 @@ Scenario without_memory_policy(const Scenario& s);
 // workload, speed scale and semantics in this process. It is simulated in a forked
 // child (sim/engine/side_run.h), so that it is the time a lone `memsim run` of the
 // no-policy scenario prints, bit for bit, and this process's clock stays where a lone
-// run's starts: call it before this process's own simulation.
-double no_policy_time_ms(const Scenario& s, const Workload& w);
+// run's starts. Construct it before this process's own simulation (the child starts
+// then, and runs beside it); time_ms() after.
+class NoPolicyTime {
+public:
+    NoPolicyTime(const Scenario& s, const Workload& w);
+    ~NoPolicyTime();
+    double time_ms();
+
+private:
+    const Scenario& s_;
+    const Workload& w_;
+    std::optional<double> cached_;
+    std::unique_ptr<ChildMeasurement> child_;
+};
 
 // For a process that forks its runs (a sweep): measures the no-policy time of `w` under
 // `s` now, in a child, so that every run forked later finds it cached. A failure is left

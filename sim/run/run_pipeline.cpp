@@ -58,9 +58,10 @@ ExecPlan execution_plan(const Workload& w, const Scenario& s, const RunConfig& c
 
 RunResult run_simulation(const Scenario& s, const Workload& w) {
     const RunConfig config = resolve_run_config(s, w);
-    // Before the run, in a child (no_policy_time.h): this run's clock starts at zero.
-    const std::optional<double> no_policy_ms =
-        has_no_memory_policy(s) ? std::nullopt : std::optional<double>(no_policy_time_ms(s, w));
+    // Started before the run, in a child beside it (no_policy_time.h): this run's clock
+    // starts at zero.
+    std::optional<NoPolicyTime> no_policy;
+    if (!has_no_memory_policy(s)) no_policy.emplace(s, w);
     RunResult r;
     try {
         r = simulate(w, config, execution_plan(w, s, config));
@@ -68,7 +69,7 @@ RunResult run_simulation(const Scenario& s, const Workload& w) {
         r = stopped_before_run(w, s, stop);
     }
     Summary& sm = r.summary;
-    sm.no_policy_time_ms = no_policy_ms.value_or(sm.time_ms);
+    sm.no_policy_time_ms = no_policy ? no_policy->time_ms() : sm.time_ms;
     // Nine decimals: where this process ran simulations before (a test binary, a child
     // that could not be forked) its clock did not start at zero, and SimGrid's rounding of
     // a later absolute time differs in the last bits (about 1e-12 relative); a budget that
