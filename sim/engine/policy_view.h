@@ -22,6 +22,7 @@ public:
     double now_ms() const override { return op_clock_ ? clock_.op_clock_ms() : clock_.now(); }
     bool resident(TensorId t) const override { return tensors_[t].where == Where::Resident; }
     bool evicted(TensorId t) const override { return tensors_[t].where == Where::Evicted; }
+    bool on_disk(TensorId t) const override { return tensors_[t].where == Where::OnDisk; }
     double last_access_ms(TensorId t) const override { return tensors_[t].last_access_ms; }
     int recompute_count(TensorId t) const override { return tensors_[t].recomputes; }
     double compute_cost_ms(TensorId t) const override {
@@ -35,6 +36,7 @@ public:
     std::optional<int> next_use_op(TensorId t) const override { return tensors_.next_use_op(t); }
 
     double gpu_speed_scale() const override { return speed_; }
+    std::optional<std::uint64_t> budget_bytes() const override { return memory_.budget(); }
     double swap_round_trip_ms(TensorId t) const override { return disk_.round_trip_ms(w_.tensors[t].bytes); }
 
 private:
