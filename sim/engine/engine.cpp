@@ -4,6 +4,8 @@
 #include "sim/engine/engine.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include <fmt/format.h>
 #include <simgrid/s4u.hpp>
@@ -27,7 +29,7 @@ class Engine {
 public:
     Engine(const Workload& w, const RunConfig& c, const ExecPlan& plan, std::unique_ptr<SwapSelection> selection,
            std::unique_ptr<SwapMode> mode, std::unique_ptr<PrefetchRule> prefetch,
-           std::optional<std::uint64_t> no_prefetch_peak = std::nullopt)
+           NoPrefetchPeak no_prefetch_peak = {})
         : w_(w), c_(c), plan_(plan), clock_(result_.summary, result_.log),
           storages_(c.semantics.dtr_runtime ? std::make_unique<StorageBook>(w) : nullptr),
           tensors_(w, plan, c.platform.gpu_speed_scale),
@@ -37,7 +39,7 @@ public:
           view_(w, tensors_, clock_, memory_, disk_, c.platform.gpu_speed_scale, c.semantics.dtr_runtime, storages_.get()),
           io_(w, tensors_, memory_, disk_, clock_, result_.log, result_.summary, c.semantics.reference_io && mode->has_sync_points()),
           swap_(w, tensors_, memory_, io_, disk_, clock_, std::move(mode), std::move(prefetch),
-                c.semantics.reference_io, c.platform.gpu_speed_scale, no_prefetch_peak),
+                c.semantics.reference_io, c.platform.gpu_speed_scale, std::move(no_prefetch_peak)),
           gpu_(w, plan, {c.platform.gpu_speed_scale, c.semantics.dtr_runtime, has_plan_steps(plan), c.budget.has_value(),
                          c.max_overhead, storages_.get()},
                tensors_, memory_, io_, swap_, disk_, clock_, result_.log, result_.summary) {
@@ -139,27 +141,46 @@ private:
 // the memory cap of a prefetch rule that asks for it. Measured by running it (in a child
 // process, so this run's clock starts where a lone run's would), because the plan's own
 // prediction takes writes as instantaneous and misses the memory that writes still in
-// the queue hold (docs/swap.md, "budget").
-std::optional<std::uint64_t> no_prefetch_peak(const Workload& w, const RunConfig& config, const ExecPlan& plan,
-                                              const SwapMode& mode, const PrefetchRule& prefetch) {
-    if (config.budget || !mode.uses_prefetch_rule() || !prefetch.caps_at_no_prefetch_peak()) return std::nullopt;
-    const auto measure = [&]() -> std::uint64_t {
-        Engine on_demand(w, config, plan, config.make_selection(), config.make_swap_mode(), make_on_demand_prefetch());
-        return on_demand.run().summary.live_peak_bytes;
-    };
-    const std::string what = "the no-prefetch peak (the default memory cap of prefetch: budget without a budget; "
-                             "policy.swap.prefetch: {budget: {cap: SIZE}} sets it instead)";
-    if (const auto peak = measure_in_child(measure, what)) return peak;
-    return measure();
-}
+// the queue hold (docs/swap.md, "budget"). The child starts before this run and is waited
+// for only when a rule first asks for the cap, so on a second core the two overlap (the
+// forward pass issues no prefetch).
+class PendingPeak {
+public:
+    PendingPeak(const Workload& w, const RunConfig& config, const ExecPlan& plan)
+        : child_(
+              [&]() -> std::uint64_t {
+                  Engine on_demand(w, config, plan, config.make_selection(), config.make_swap_mode(), make_on_demand_prefetch());
+                  return on_demand.run().summary.live_peak_bytes;
+              },
+              kWhat) {}
+
+    std::optional<std::uint64_t> get() {
+        if (!peak_) {
+            peak_ = child_.result();
+            if (!peak_) throw std::runtime_error(std::string("cannot measure ") + kWhat + ": " + child_.error());
+        }
+        return peak_;
+    }
+
+private:
+    static constexpr const char* kWhat = "the no-prefetch peak (the default memory cap of prefetch: budget without a "
+                                         "budget; policy.swap.prefetch: {budget: {cap: SIZE}} sets it instead)";
+    ChildMeasurement child_;
+    std::optional<std::uint64_t> peak_;
+};
 
 }  // namespace
 
 RunResult simulate(const Workload& w, const RunConfig& config, const ExecPlan& plan) {
     std::unique_ptr<SwapMode> mode = config.make_swap_mode();
     std::unique_ptr<PrefetchRule> prefetch = config.make_prefetch();
-    const std::optional<std::uint64_t> cap = no_prefetch_peak(w, config, plan, *mode, *prefetch);
-    Engine engine(w, config, plan, config.make_selection(), std::move(mode), std::move(prefetch), cap);
+    std::unique_ptr<PendingPeak> pending;
+    NoPrefetchPeak cap;
+    if (!config.budget && mode->uses_prefetch_rule() && prefetch->caps_at_no_prefetch_peak()) {
+        pending = std::make_unique<PendingPeak>(w, config, plan);
+        cap = [p = pending.get()] { return p->get(); };
+    }
+    Engine engine(w, config, plan, config.make_selection(), std::move(mode), std::move(prefetch), std::move(cap));
     return engine.run();
 }
 

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 #include <iostream>
 
 namespace memsim {
@@ -35,11 +36,27 @@ ChildMeasurement::ChildMeasurement(const std::function<std::uint64_t()>& measure
     }
     if (pid == 0) {
         close(pipe_fd[0]);
+        // 'v' and the value, or 'e' and the error's message.
+        std::string out;
         int code = 1;
         try {
             const std::uint64_t value = measure();
-            if (write(pipe_fd[1], &value, sizeof value) == static_cast<ssize_t>(sizeof value)) code = 0;
-        } catch (...) {  // the parent runs it again and reports the error
+            out.assign(1, 'v');
+            out.append(reinterpret_cast<const char*>(&value), sizeof value);
+            code = 0;
+        } catch (const std::exception& e) {
+            out = std::string("e") + e.what();
+        } catch (...) {
+            out = "eunknown exception";
+        }
+        for (std::size_t done = 0; done < out.size();) {
+            const ssize_t n = write(pipe_fd[1], out.data() + done, out.size() - done);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) {
+                code = 1;
+                break;
+            }
+            done += static_cast<std::size_t>(n);
         }
         _exit(code);  // no static destructors, no return into the parent's code
     }
@@ -50,17 +67,29 @@ ChildMeasurement::ChildMeasurement(const std::function<std::uint64_t()>& measure
 
 std::optional<std::uint64_t> ChildMeasurement::result() {
     if (pid_ < 0) return std::nullopt;
-    std::uint64_t value = 0;
-    ssize_t got = 0;
-    do got = read(read_fd_, &value, sizeof value);
-    while (got < 0 && errno == EINTR);
+    std::string in;
+    char buffer[4096];
+    for (;;) {
+        const ssize_t n = read(read_fd_, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        in.append(buffer, static_cast<std::size_t>(n));
+    }
     close(read_fd_);
     int status = 0;
     while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
     }
     pid_ = read_fd_ = -1;
-    if (got != static_cast<ssize_t>(sizeof value) || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nullopt;
-    return value;
+    const bool exited_ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (exited_ok && in.size() == 1 + sizeof(std::uint64_t) && in[0] == 'v') {
+        std::uint64_t value = 0;
+        std::memcpy(&value, in.data() + 1, sizeof value);
+        return value;
+    }
+    if (!in.empty() && in[0] == 'e') error_ = in.substr(1);
+    else if (WIFSIGNALED(status)) error_ = std::string("its process was killed by signal ") + strsignal(WTERMSIG(status));
+    else error_ = "its process ended without a result";
+    return std::nullopt;
 }
 
 ChildMeasurement::~ChildMeasurement() {

@@ -22,13 +22,15 @@ public:
     ChildMeasurement(const ChildMeasurement&) = delete;
     ChildMeasurement& operator=(const ChildMeasurement&) = delete;
     ~ChildMeasurement();  // a child never collected (this process failed first) is killed and reaped
-    // Waits for the child: its value, or none if it failed (the caller then runs it here,
-    // where its error surfaces with its message). Once only.
+    // Waits for the child: its value, or none if it failed (then error() says why). Once only.
     std::optional<std::uint64_t> result();
+    // Why the child gave no value: its exception's message, or how it ended.
+    [[nodiscard]] const std::string& error() const { return error_; }
 
 private:
     int pid_ = -1;
     int read_fd_ = -1;
+    std::string error_;
 };
 
 // `measure` in a fork of this process, waited for.

@@ -9,9 +9,9 @@ namespace memsim {
 SwapScheduler::SwapScheduler(const Workload& w, TensorTable& tensors, const MemoryManager& memory, SwapIo& io,
                              const DiskQueue& disk, Clock& clock, std::unique_ptr<SwapMode> mode,
                              std::unique_ptr<PrefetchRule> prefetch, bool reference_forward_end,
-                             double gpu_speed_scale, std::optional<std::uint64_t> no_prefetch_peak)
+                             double gpu_speed_scale, NoPrefetchPeak no_prefetch_peak)
     : w_(w), tensors_(tensors), io_(io), clock_(clock), mode_(std::move(mode)), prefetch_(std::move(prefetch)),
-      read_queue_(w, tensors, memory, disk, clock, plan_, gpu_speed_scale, no_prefetch_peak),
+      read_queue_(w, tensors, memory, disk, clock, plan_, gpu_speed_scale, std::move(no_prefetch_peak)),
       reference_forward_end_(reference_forward_end) {}
 
 // Swap-ins this op needs, issued according to the mode; prefetch for later ops.

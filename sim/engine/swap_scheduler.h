@@ -4,7 +4,9 @@
 // backward op start.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <optional>
 
 #include "models/swap/mode/swap_mode.h"
 #include "models/swap/prefetch/prefetch_rule.h"
@@ -15,15 +17,18 @@ namespace memsim {
 
 class GpuStream;
 
+// The no-prefetch peak, asked for when a prefetch rule first needs it (it may still be
+// being measured in a child process); empty when the run has none.
+using NoPrefetchPeak = std::function<std::optional<std::uint64_t>()>;
+
 // What the prefetch rules read: the disk queue's predictions, the compute ahead and
 // whether a read group fits the budget now.
 class ReadQueueView final : public PrefetchView {
 public:
     ReadQueueView(const Workload& w, const TensorTable& tensors, const MemoryManager& memory, const DiskQueue& disk,
-                  const Clock& clock, const SwapPlan& plan, double gpu_speed_scale,
-                  std::optional<std::uint64_t> no_prefetch_peak)
+                  const Clock& clock, const SwapPlan& plan, double gpu_speed_scale, NoPrefetchPeak no_prefetch_peak)
         : w_(w), tensors_(tensors), memory_(memory), disk_(disk), clock_(clock), plan_(plan), speed_(gpu_speed_scale),
-          no_prefetch_peak_(no_prefetch_peak) {}
+          no_prefetch_peak_(std::move(no_prefetch_peak)) {}
 
     double now_ms() const override { return clock_.now(); }
     int op_count() const override { return static_cast<int>(w_.ops.size()); }
@@ -37,7 +42,9 @@ public:
     std::uint64_t group_bytes(int consumer) const override;
     std::uint64_t live_bytes() const override { return memory_.live_bytes(); }
     std::optional<std::uint64_t> budget_bytes() const override { return memory_.budget(); }
-    std::optional<std::uint64_t> no_prefetch_peak_bytes() const override { return no_prefetch_peak_; }
+    std::optional<std::uint64_t> no_prefetch_peak_bytes() const override {
+        return no_prefetch_peak_ ? no_prefetch_peak_() : std::nullopt;
+    }
     std::int64_t planned_live_during(int op) const override { return planned_during_[op]; }
     std::int64_t op_allocation_bytes(int op) const override { return op_alloc_[op]; }
     void plan_changed();  // the plan's memory profile, recomputed
@@ -50,7 +57,7 @@ private:
     const Clock& clock_;
     const SwapPlan& plan_;
     double speed_;
-    std::optional<std::uint64_t> no_prefetch_peak_;
+    NoPrefetchPeak no_prefetch_peak_;
     std::vector<std::int64_t> planned_during_, op_alloc_;
 };
 
@@ -58,7 +65,7 @@ class SwapScheduler final : public SwapActions {
 public:
     SwapScheduler(const Workload& w, TensorTable& tensors, const MemoryManager& memory, SwapIo& io, const DiskQueue& disk,
                   Clock& clock, std::unique_ptr<SwapMode> mode, std::unique_ptr<PrefetchRule> prefetch, bool reference_forward_end,
-                  double gpu_speed_scale, std::optional<std::uint64_t> no_prefetch_peak);
+                  double gpu_speed_scale, NoPrefetchPeak no_prefetch_peak);
 
     void connect(GpuStream* gpu) { gpu_ = gpu; }
     [[nodiscard]] bool moves_tensors() const { return mode_->moves_tensors(); }

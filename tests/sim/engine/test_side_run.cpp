@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 #include <cerrno>
+#include <csignal>
 #include <stdexcept>
 
 #include "sim/engine/side_run.h"
@@ -15,6 +16,18 @@ using namespace memsim;
 TEST_CASE("side run: the child's value, its failure, and a child never collected") {
     CHECK(measure_in_child([] { return std::uint64_t{0xFFFFFFFFFFFFFFFFull}; }, "t") == 0xFFFFFFFFFFFFFFFFull);
     CHECK_FALSE(measure_in_child([]() -> std::uint64_t { throw std::runtime_error("no"); }, "t").has_value());
+    // Why a child gave nothing reaches the parent: its exception's message, or its signal.
+    ChildMeasurement throwing([]() -> std::uint64_t { throw std::runtime_error("tensor 7: bad size"); }, "t");
+    CHECK_FALSE(throwing.result().has_value());
+    CHECK(throwing.error() == "tensor 7: bad size");
+    ChildMeasurement killed(
+        []() -> std::uint64_t {
+            raise(SIGKILL);
+            return 1;
+        },
+        "t");
+    CHECK_FALSE(killed.result().has_value());
+    CHECK_THAT(killed.error(), Catch::Contains("killed by signal"));
 
     // The parent works while the child runs: here it collects after its own work.
     ChildMeasurement running([] { return std::uint64_t{42}; }, "t");
