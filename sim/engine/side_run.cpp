@@ -100,8 +100,4 @@ ChildMeasurement::~ChildMeasurement() {
     }
 }
 
-std::optional<std::uint64_t> measure_in_child(const std::function<std::uint64_t()>& measure, const std::string& what) {
-    return ChildMeasurement(measure, what).result();
-}
-
 }  // namespace memsim

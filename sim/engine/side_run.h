@@ -33,7 +33,4 @@ private:
     std::string error_;
 };
 
-// `measure` in a fork of this process, waited for.
-std::optional<std::uint64_t> measure_in_child(const std::function<std::uint64_t()>& measure, const std::string& what);
-
 }  // namespace memsim

@@ -14,13 +14,12 @@ void PrefetchMemoryGuard::begin(const PrefetchView& view, int op) {
         for (int k = 0; k < view.op_count(); ++k) planned[static_cast<std::size_t>(k)] = view.planned_live_during(k);
         planned_minus_issued_ = std::make_unique<RangeAddMax>(planned);
     }
-    const auto end = outstanding_.upper_bound(op);
-    for (auto it = outstanding_.begin(); it != end; ++it) taken_over_ += static_cast<std::int64_t>(it->second);
-    outstanding_.erase(outstanding_.begin(), end);
+    // issued(op): every early group for a consumer up to op, read off the tree at op.
+    const auto at = static_cast<std::size_t>(op);
+    taken_over_ = view.planned_live_during(op) - planned_minus_issued_->max(at, at + 1);
 }
 
 void PrefetchMemoryGuard::issued(int group, std::uint64_t bytes) {
-    outstanding_[group] += bytes;
     planned_minus_issued_->add(static_cast<std::size_t>(group), planned_minus_issued_->size(),
                                -static_cast<std::int64_t>(bytes));
 }

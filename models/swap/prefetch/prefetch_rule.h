@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -97,8 +96,8 @@ std::string prefetch_usage(const PrefetchRow& row);
 // The prediction at op k is now + plan(k) - taken(k), with taken(k) the bytes of early
 // groups issued for consumers in (op, k]. Kept as plan(k) - issued(k) in a RangeAddMax
 // (issued(k): every early group ever issued for a consumer up to k; issuing one for op g
-// subtracts its bytes from every k >= g), plus issued(op), the groups already taken over,
-// so a check is one range maximum, O(log n), not a walk over the span. The tree is
+// subtracts its bytes from every k >= g), plus issued(op), the groups already taken over
+// (read off the tree at each begin: plan(op) minus its value at op), so a check is one range maximum, O(log n), not a walk over the span. The tree is
 // built from the plan at the first begin: the engine sets the plan once, before op 0.
 class PrefetchMemoryGuard {
 public:
@@ -112,8 +111,7 @@ public:
     [[nodiscard]] bool has_user_cap() const { return user_cap_.has_value(); }
 
 private:
-    std::map<int, std::uint64_t> outstanding_;  // early groups issued, by consumer op
-    std::int64_t taken_over_ = 0;               // bytes of the early groups whose consumer has started
+    std::int64_t taken_over_ = 0;  // issued(op) at the current op: early groups whose consumer has started
     std::unique_ptr<RangeAddMax> planned_minus_issued_;  // plan(k) - issued(k), built at the first begin
     std::optional<std::uint64_t> user_cap_;
 };

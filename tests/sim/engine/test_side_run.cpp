@@ -14,8 +14,8 @@
 using namespace memsim;
 
 TEST_CASE("side run: the child's value, its failure, and a child never collected") {
-    CHECK(measure_in_child([] { return std::uint64_t{0xFFFFFFFFFFFFFFFFull}; }, "t") == 0xFFFFFFFFFFFFFFFFull);
-    CHECK_FALSE(measure_in_child([]() -> std::uint64_t { throw std::runtime_error("no"); }, "t").has_value());
+    CHECK(ChildMeasurement([] { return std::uint64_t{0xFFFFFFFFFFFFFFFFull}; }, "t").result() == 0xFFFFFFFFFFFFFFFFull);
+    CHECK_FALSE(ChildMeasurement([]() -> std::uint64_t { throw std::runtime_error("no"); }, "t").result().has_value());
     // Why a child gave nothing reaches the parent: its exception's message, or its signal.
     ChildMeasurement throwing([]() -> std::uint64_t { throw std::runtime_error("tensor 7: bad size"); }, "t");
     CHECK_FALSE(throwing.result().has_value());
