@@ -17,13 +17,19 @@ std::unique_ptr<EvictionHeuristic> scored(const char* name, const HeuristicParam
     return std::make_unique<ScoredHeuristic>(name, score, params);
 }
 
+// A row whose score is staleness_score(cost, ...): the engine may index its candidates.
+template <ScoreFunction score, CostFunction cost, bool reads_regions>
+std::unique_ptr<EvictionHeuristic> staleness_scored(const char* name, const HeuristicParams& params) {
+    return std::make_unique<ScoredHeuristic>(name, score, cost, reads_regions, params);
+}
+
 const std::array<EvictionHeuristicRow, 8> kHeuristics{{
     {"dtr", "cost of the evicted neighbourhood / (size x staleness)",
-     [](const HeuristicParams& p) { return scored<dtr_score>("dtr", p); }},
+     [](const HeuristicParams& p) { return staleness_scored<dtr_score, dtr_cost, true>("dtr", p); }},
     {"dtr_eq", "dtr with the evicted neighbourhood approximated by union-find groups",
      [](const HeuristicParams&) -> std::unique_ptr<EvictionHeuristic> { return std::make_unique<DtrEqHeuristic>(); }},
     {"dtr_local", "own compute / (size x staleness)",
-     [](const HeuristicParams& p) { return scored<dtr_local_score>("dtr_local", p); }},
+     [](const HeuristicParams& p) { return staleness_scored<dtr_local_score, dtr_local_cost, false>("dtr_local", p); }},
     {"msps", "compute of the evicted ancestors per byte, no staleness",
      [](const HeuristicParams& p) { return scored<msps_score>("msps", p); }},
     {"lru", "the least recently accessed", [](const HeuristicParams& p) { return scored<lru_score>("lru", p); }},

@@ -34,6 +34,8 @@ struct HeuristicParams {
     double a = 1.0, b = 1.0001, c = 1.0, d = 1.0;    // megengine
 };
 
+struct TensorGraph;
+
 class EvictionHeuristic {
 public:
     virtual ~EvictionHeuristic() = default;
@@ -43,6 +45,16 @@ public:
     // State updates for heuristics that track evicted groups (dtr, dtr_eq).
     virtual void on_evicted(const EvictionView& /*view*/, TensorId /*t*/) {}
     virtual void on_rematerialized(const EvictionView& /*view*/, TensorId /*t*/) {}
+
+    // Heuristics whose score is staleness_score(cost(t), bytes(t), now, last access(t))
+    // (models/recompute/staleness_score.h: dtr, dtr_local) give cost(t) here, so the
+    // engine can keep its candidates in a StalenessTournament and make the same choice
+    // without scoring each at every eviction (sim/engine/eviction_index.h).
+    [[nodiscard]] virtual bool has_staleness_cost() const { return false; }
+    virtual double staleness_cost(const EvictionView& /*view*/, TensorId /*t*/) { return 0.0; }
+    // The graph whose evicted regions staleness_cost reads (dtr), or nullptr when it reads
+    // the tensor alone (dtr_local).
+    virtual const TensorGraph* staleness_cost_graph(const Workload& /*w*/) { return nullptr; }
 };
 
 // The table of `policy.recompute.heuristic`: one row per heuristic (name, one-line

@@ -23,18 +23,30 @@ struct ScoreInput {
 };
 
 using ScoreFunction = double (*)(const ScoreInput& in, TensorId t);
+// The cost of a staleness-form score (staleness_score.h).
+using CostFunction = double (*)(const ScoreInput& in, TensorId t);
 
 class ScoredHeuristic final : public EvictionHeuristic {
 public:
-    ScoredHeuristic(std::string name, ScoreFunction score, const HeuristicParams& params)
-        : name_(std::move(name)), score_(score), params_(params) {}
+    ScoredHeuristic(std::string name, ScoreFunction score_function, const HeuristicParams& params)
+        : name_(std::move(name)), score_(score_function), params_(params) {}
+    // A staleness-form heuristic: `score_function` must be staleness_score of `cost`; `reads_regions`
+    // when the cost reads the evicted neighbourhood.
+    ScoredHeuristic(std::string name, ScoreFunction score_function, CostFunction cost, bool reads_regions, const HeuristicParams& params)
+        : name_(std::move(name)), score_(score_function), cost_(cost), reads_regions_(reads_regions), params_(params) {}
     [[nodiscard]] std::string name() const override { return name_; }
     std::size_t choose(const EvictionView& view, const std::vector<TensorId>& candidates) override;
     [[nodiscard]] double score(const EvictionView& view, TensorId t);
 
+    [[nodiscard]] bool has_staleness_cost() const override { return cost_ != nullptr; }
+    double staleness_cost(const EvictionView& view, TensorId t) override;
+    const TensorGraph* staleness_cost_graph(const Workload& w) override { return reads_regions_ ? &graphs_.get(w) : nullptr; }
+
 private:
     std::string name_;
     ScoreFunction score_;
+    CostFunction cost_ = nullptr;
+    bool reads_regions_ = false;
     HeuristicParams params_;
     TensorGraphCache graphs_;
 };
@@ -42,8 +54,12 @@ private:
 // h_DTR: cost / (size x staleness), cost = own compute + compute of the exact evicted
 // neighbourhood in both directions (evicted storages reachable through evicted ones).
 double dtr_score(const ScoreInput& in, TensorId t);
+double dtr_cost(const ScoreInput& in, TensorId t);
 // h_DTR_local: own compute / (size x staleness).
 double dtr_local_score(const ScoreInput& in, TensorId t);
+double dtr_local_cost(const ScoreInput& in, TensorId t);
+// staleness_score of a tensor with the given cost.
+double staleness_score_of(const ScoreInput& in, TensorId t, double cost);
 // h_MSPS (memory saved per second, as a cost): (own compute + compute of the evicted
 // ancestors needed to recompute it) / size; no staleness.
 double msps_score(const ScoreInput& in, TensorId t);

@@ -11,6 +11,7 @@ namespace memsim {
 // neighbour of the inputs being locked and rematerialized).
 void GpuStream::request_outputs(int op) {
     rules_.storages->request(op);
+    for (TensorId u : w_.ops[op].outputs) tensors_.touch(rules_.storages->storage(u));  // its cost changed
     for (TensorId u : w_.ops[op].outputs)
         if (w_.tensors[u].alias_of < 0 && tensors_[u].where == Where::Absent) tensors_[u].where = Where::Evicted;
 }

@@ -1,6 +1,7 @@
 #include "sim/engine/memory_manager.h"
 
 #include <algorithm>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -33,7 +34,7 @@ void MemoryManager::allocate(TensorId t, int op) {
     TensorState& st = tensors_[t];
     st.where = Where::Resident;
     tensors_.stamp_evictable(t);
-    tensors_.evictable_order().push_back(t);
+    tensors_.list_evictable(t);
     if (!policy_.dtr_runtime) st.last_access_ms = view_->now_ms();  // dtr: stamped by lock and compute only
     sample();
 }
@@ -50,7 +51,7 @@ void MemoryManager::free_memory(TensorId t, int op) {
     if (live_bytes_ < bytes)
         throw InvariantError(fmt::format("op {}: freeing tensor {} would make memory negative", op, w_.tensors[t].name));
     allocator_->release(t);
-    tensors_.evictable_order().erase(t);
+    tensors_.unlist_evictable(t);
     log_.resident(clock_.now(), t, false);
     live_bytes_ -= bytes;
     st.where = Where::Absent;
@@ -58,7 +59,7 @@ void MemoryManager::free_memory(TensorId t, int op) {
 }
 
 bool MemoryManager::evictable(TensorId t) const {
-    const TensorState& st = tensors_[t];
+    const TensorState& st = std::as_const(tensors_)[t];  // a read: not a change (TensorTable::touch)
     const Tensor& tensor = w_.tensors[t];
     // In dtr semantics a tensor recomputed after its release stays an ordinary
     // evictable tensor (the published runtime); otherwise it has no future use left.
@@ -77,7 +78,12 @@ void MemoryManager::make_room(std::uint64_t bytes, int op) {
             continue;
         }
         if (drop_regenerated_dead(op)) continue;
-        if (policy_.heuristic || policy_.spill) {
+        if (staleness_index_ready()) {
+            if (const TensorId t = choose_indexed(op); t != EvictionIndex::kNone) {
+                evict(t, op);
+                continue;
+            }
+        } else if (policy_.heuristic || policy_.spill) {
             std::vector<TensorId> candidates;
             const EvictableOrder& order = tensors_.evictable_order();
             for (TensorId t = order.front(); t != EvictableOrder::kEnd; t = order.next(t))
@@ -110,6 +116,29 @@ bool MemoryManager::drop_regenerated_dead(int op) {
         }
     }
     return false;
+}
+
+// A staleness-form heuristic's candidates are indexed from the first eviction on.
+bool MemoryManager::staleness_index_ready() {
+    if (!index_ && policy_.heuristic && policy_.heuristic->has_staleness_cost())
+        index_ = std::make_unique<EvictionIndex>(w_, tensors_, *this, *policy_.heuristic, *view_);
+    return index_ != nullptr;
+}
+
+TensorId MemoryManager::choose_indexed(int op) {
+    const TensorId chosen = index_->choose();
+    if (eviction_index_cross_check()) {
+        std::vector<TensorId> candidates;
+        const EvictableOrder& order = tensors_.evictable_order();
+        for (TensorId t = order.front(); t != EvictableOrder::kEnd; t = order.next(t))
+            if (evictable(t)) candidates.push_back(t);
+        const TensorId scanned = candidates.empty() ? EvictionIndex::kNone : candidates[policy_.heuristic->choose(*view_, candidates)];
+        if (scanned != chosen)
+            throw InvariantError(fmt::format("op {}: the eviction index chose {} where scoring every candidate chooses {}", op,
+                                             chosen == EvictionIndex::kNone ? "nothing" : w_.tensors[chosen].name,
+                                             scanned == EvictionIndex::kNone ? "nothing" : w_.tensors[scanned].name));
+    }
+    return chosen;
 }
 
 TensorId MemoryManager::choose_victim(const std::vector<TensorId>& candidates, int op) {

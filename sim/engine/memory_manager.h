@@ -16,6 +16,7 @@
 #include "models/recompute/eviction_heuristic.h"
 #include "models/swap/victim/victim_rule.h"
 #include "sim/engine/clock.h"
+#include "sim/engine/eviction_index.h"
 #include "sim/engine/tensor_state.h"
 
 namespace memsim {
@@ -83,6 +84,8 @@ private:
     void make_room(std::uint64_t bytes, int op);
     bool drop_regenerated_dead(int op);
     TensorId choose_victim(const std::vector<TensorId>& candidates, int op);
+    bool staleness_index_ready();
+    TensorId choose_indexed(int op);
     void evict(TensorId t, int op);
     [[noreturn]] void out_of_memory(std::uint64_t bytes, int op) const;
     void sample() { log_.sample(clock_.now(), allocator_->footprint_bytes(), live_bytes_); }
@@ -101,6 +104,7 @@ private:
     HybridTally hybrid_;
     std::vector<TensorId> regenerated_dead_;  // dead tensors a regeneration brought back
     const StorageBook* storages_ = nullptr;
+    std::unique_ptr<EvictionIndex> index_;  // a staleness-form heuristic's candidates
 };
 
 }  // namespace memsim

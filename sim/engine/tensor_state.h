@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "models/workload/exec_plan.h"
@@ -33,27 +34,57 @@ class TensorTable {
 public:
     TensorTable(const Workload& w, const ExecPlan& plan, double gpu_speed_scale);
 
-    TensorState& operator[](TensorId t) { return state_[t]; }
+    // Writable access marks the tensor changed (see track_changes).
+    TensorState& operator[](TensorId t) {
+        touch(t);
+        return state_[t];
+    }
     const TensorState& operator[](TensorId t) const { return state_[t]; }
+    [[nodiscard]] std::uint64_t seq(TensorId t) const { return state_[t].evictable_seq; }
     [[nodiscard]] TensorId size() const { return static_cast<TensorId>(state_.size()); }
 
     // With a storage book (dtr semantics) locks, last-access stamps and the evictable
     // order belong to the storage: a view resolves to its root. Otherwise t itself.
     void use_storages(const StorageBook* book) { storages_ = book; }
     [[nodiscard]] TensorId storage(TensorId t) const { return storages_ ? storages_->storage(t) : t; }
-    void lock(TensorId t) { ++state_[storage(t)].locks; }
+    void lock(TensorId t) { ++(*this)[storage(t)].locks; }
     void unlock(TensorId t) {
-        if (--state_[storage(t)].locks == 0) stamp_evictable(storage(t));
+        if (--(*this)[storage(t)].locks == 0) stamp_evictable(storage(t));
     }
-    void stamp_access(TensorId t, double ms) { state_[storage(t)].last_access_ms = ms; }
+    void stamp_access(TensorId t, double ms) { (*this)[storage(t)].last_access_ms = ms; }
     void stamp_evictable(TensorId t) {
-        state_[t].evictable_seq = ++insert_counter_;
+        (*this)[t].evictable_seq = ++insert_counter_;
         if (order_.contains(t)) order_.push_back(t);  // keeps the order by evictable_seq
     }
     // Resident tensors by evictable_seq; the memory manager lists and unlists them.
-    [[nodiscard]] EvictableOrder& evictable_order() { return order_; }
+    void list_evictable(TensorId t) {
+        touch(t);
+        order_.push_back(t);
+    }
+    void unlist_evictable(TensorId t) {
+        touch(t);
+        order_.erase(t);
+    }
     [[nodiscard]] const EvictableOrder& evictable_order() const { return order_; }
-    void mark_used(TensorId t) { ++state_[t].next_use; }
+    void mark_used(TensorId t) { ++(*this)[t].next_use; }
+
+    // From track_changes() on, every tensor whose state may have changed (written through
+    // operator[] or the methods above, or touched) is listed once until take_changed():
+    // the engine's eviction index re-reads only those (sim/engine/eviction_index.h).
+    void track_changes() {
+        tracking_ = true;
+        changed_flag_.assign(state_.size(), 0);
+    }
+    void touch(TensorId t) {
+        if (tracking_ && !changed_flag_[static_cast<std::size_t>(t)]) {
+            changed_flag_[static_cast<std::size_t>(t)] = 1;
+            changed_.push_back(t);
+        }
+    }
+    std::vector<TensorId> take_changed() {
+        for (TensorId t : changed_) changed_flag_[static_cast<std::size_t>(t)] = 0;
+        return std::exchange(changed_, {});
+    }
 
     [[nodiscard]] bool has_future_use(TensorId t) const { return state_[t].next_use < use_count(t); }
     [[nodiscard]] std::optional<int> next_use_op(TensorId t) const;
@@ -78,6 +109,9 @@ private:
     mutable std::vector<double> sums_;     // sums_[j]: ops from .. from + j - 1
     EvictableOrder order_;
     const StorageBook* storages_ = nullptr;
+    bool tracking_ = false;
+    std::vector<char> changed_flag_;
+    std::vector<TensorId> changed_;
 };
 
 }  // namespace memsim
