@@ -97,17 +97,25 @@ struct EventLog {
     std::vector<Mark> marks;                // in log order
     std::vector<ResidencyChange> residency; // in log order; empty when the engine does not record it
     LabelStore labels;                      // the text the activities' labels view
+    // A measuring run whose caller reads only its summary records nothing (see
+    // RunConfig::record_events); the summary does not read the log.
+    bool recording = true;
 
     void add(Activity a) {
+        if (!recording) return;
         a.label = labels.keep(a.label);
         activities.push_back(std::move(a));
     }
     void mark(std::string kind, double time_ms, int op, int tensor, std::uint64_t bytes) {
+        if (!recording) return;
         marks.push_back({std::move(kind), time_ms, op, tensor, bytes});
     }
-    void resident(double time_ms, int tensor, bool is_resident) { residency.push_back({time_ms, tensor, is_resident}); }
+    void resident(double time_ms, int tensor, bool is_resident) {
+        if (recording) residency.push_back({time_ms, tensor, is_resident});
+    }
     void sample(double time_ms, std::uint64_t in_use, std::uint64_t live) {
         // Every change is kept (several per instant too): the curve must show transient peaks.
+        if (!recording) return;
         if (!memory.empty() && memory.back().bytes_in_use == in_use && memory.back().live_bytes == live) return;
         memory.push_back({time_ms, in_use, live});
     }

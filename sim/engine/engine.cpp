@@ -53,9 +53,12 @@ public:
     RunResult run() {
         // One activity per step plus I/O; about two memory samples and two residency
         // changes (taken, given back) per tensor.
-        result_.log.activities.reserve(plan_.size() + plan_.size() / 4);
-        result_.log.memory.reserve(2 * w_.tensors.size() + 16);
-        result_.log.residency.reserve(2 * w_.tensors.size() + 16);
+        result_.log.recording = c_.record_events;
+        if (c_.record_events) {
+            result_.log.activities.reserve(plan_.size() + plan_.size() / 4);
+            result_.log.memory.reserve(2 * w_.tensors.size() + 16);
+            result_.log.residency.reserve(2 * w_.tensors.size() + 16);
+        }
         platform_ = build_platform(c_.platform);
         clock_.start();
         disk_.attach(platform_.disk, &io_);
@@ -149,7 +152,9 @@ public:
     PendingPeak(const Workload& w, const RunConfig& config, const ExecPlan& plan)
         : child_(
               [&]() -> std::uint64_t {
-                  Engine on_demand(w, config, plan, config.make_selection(), config.make_swap_mode(), make_on_demand_prefetch());
+                  RunConfig measuring = config;
+                  measuring.record_events = false;
+                  Engine on_demand(w, measuring, plan, config.make_selection(), config.make_swap_mode(), make_on_demand_prefetch());
                   return on_demand.run().summary.live_peak_bytes;
               },
               kWhat) {}

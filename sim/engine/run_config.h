@@ -40,6 +40,9 @@ struct RunConfig {
     std::function<std::unique_ptr<SwapSelection>()> make_selection;
     std::function<std::unique_ptr<PrefetchRule>()> make_prefetch;
     std::function<std::unique_ptr<EvictionHeuristic>()> make_heuristic;  // empty: no dynamic recomputation
+    // False for the measuring runs beside a run (no-policy time, on-demand peak): they
+    // return one number from the summary, so their event log records nothing.
+    bool record_events = true;
 };
 
 }  // namespace memsim

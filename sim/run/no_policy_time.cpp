@@ -5,7 +5,9 @@
 #include <optional>
 #include <tuple>
 
+#include "sim/engine/engine.h"
 #include "sim/engine/side_run.h"
+#include "sim/run/run_config.h"
 #include "sim/simulation.h"
 
 namespace memsim {
@@ -44,7 +46,12 @@ std::map<Key, double>& cache() {
 
 std::unique_ptr<ChildMeasurement> start_in_child(const Scenario& s, const Workload& w) {
     const Scenario plain = without_memory_policy(s);
-    return std::make_unique<ChildMeasurement>([&] { return std::bit_cast<std::uint64_t>(simulate(w, plain).summary.time_ms); },
+    return std::make_unique<ChildMeasurement>(
+        [&] {
+            RunConfig measuring = resolve_run_config(plain, w);
+            measuring.record_events = false;  // only the time is read
+            return std::bit_cast<std::uint64_t>(simulate(w, measuring, straight_plan(w)).summary.time_ms);
+        },
                                               "the no-policy time (the denominator of the overhead)");
 }
 
