@@ -88,13 +88,17 @@ void StalenessTournament::rebuild(double now_ms) {
 void StalenessTournament::set(int slot, const StalenessEntry& e, double now_ms) {
     advance(now_ms);
     place(slot, e);
-    for (int node = (capacity_ + slot) / 2; node >= 1; node /= 2) combine(node, now_ms);
+    replay_above(slot, now_ms);
 }
 
 void StalenessTournament::clear(int slot, double now_ms) {
     advance(now_ms);
     held_[static_cast<std::size_t>(slot)] = 0;
     winner_[static_cast<std::size_t>(capacity_ + slot)] = kNone;
+    replay_above(slot, now_ms);
+}
+
+void StalenessTournament::replay_above(int slot, double now_ms) {
     for (int node = (capacity_ + slot) / 2; node >= 1; node /= 2) combine(node, now_ms);
 }
 

@@ -42,6 +42,7 @@ public:
 
 private:
     void advance(double now_ms);
+    void replay_above(int slot, double now_ms);  // the matches on the slot's path to the root
     void combine(int node, double now_ms);
     void refresh(int node, double now_ms);
 

@@ -55,7 +55,8 @@ void EvictionIndex::spread(TensorId s) {
 void EvictionIndex::walk_from(TensorId s, bool backward) {
     const std::uint32_t epoch = ++walk_epoch_;
     walk_mark_[static_cast<std::size_t>(s)] = epoch;
-    std::vector<TensorId> stack{s};
+    std::vector<TensorId>& stack = walk_stack_;
+    stack.assign(1, s);
     while (!stack.empty()) {
         const TensorId cur = stack.back();
         stack.pop_back();

@@ -63,6 +63,7 @@ private:
     std::vector<char> queued_;
     std::vector<TensorId> queue_;
     std::vector<std::uint32_t> walk_mark_;
+    std::vector<TensorId> walk_stack_;  // walk_from's, kept between walks
     std::uint32_t walk_epoch_ = 0;
 };
 

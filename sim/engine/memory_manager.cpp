@@ -84,10 +84,7 @@ void MemoryManager::make_room(std::uint64_t bytes, int op) {
                 continue;
             }
         } else if (policy_.heuristic || policy_.spill) {
-            std::vector<TensorId> candidates;
-            const EvictableOrder& order = tensors_.evictable_order();
-            for (TensorId t = order.front(); t != EvictableOrder::kEnd; t = order.next(t))
-                if (evictable(t)) candidates.push_back(t);
+            const std::vector<TensorId> candidates = evictable_candidates();
             if (!candidates.empty()) {
                 evict(choose_victim(candidates, op), op);
                 continue;
@@ -118,6 +115,15 @@ bool MemoryManager::drop_regenerated_dead(int op) {
     return false;
 }
 
+// The evictable tensors in evictable order: what a scan scores.
+std::vector<TensorId> MemoryManager::evictable_candidates() const {
+    std::vector<TensorId> candidates;
+    const EvictableOrder& order = tensors_.evictable_order();
+    for (TensorId t = order.front(); t != EvictableOrder::kEnd; t = order.next(t))
+        if (evictable(t)) candidates.push_back(t);
+    return candidates;
+}
+
 // A staleness-form heuristic's candidates are indexed from the first eviction on.
 bool MemoryManager::staleness_index_ready() {
     if (!index_ && policy_.heuristic && policy_.heuristic->has_staleness_cost())
@@ -128,11 +134,8 @@ bool MemoryManager::staleness_index_ready() {
 TensorId MemoryManager::choose_indexed(int op) {
     const TensorId chosen = index_->choose();
     if (eviction_index_cross_check()) {
-        std::vector<TensorId> candidates;
-        const EvictableOrder& order = tensors_.evictable_order();
-        for (TensorId t = order.front(); t != EvictableOrder::kEnd; t = order.next(t))
-            if (evictable(t)) candidates.push_back(t);
-        const TensorId scanned = candidates.empty() ? EvictionIndex::kNone : candidates[policy_.heuristic->choose(*view_, candidates)];
+        const std::vector<TensorId> candidates = evictable_candidates();
+        const TensorId scanned = candidates.empty() ? EvictionIndex::kNone : choose_victim(candidates, op);
         if (scanned != chosen)
             throw InvariantError(fmt::format("op {}: the eviction index chose {} where scoring every candidate chooses {}", op,
                                              chosen == EvictionIndex::kNone ? "nothing" : w_.tensors[chosen].name,

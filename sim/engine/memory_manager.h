@@ -83,6 +83,7 @@ public:
 private:
     void make_room(std::uint64_t bytes, int op);
     bool drop_regenerated_dead(int op);
+    [[nodiscard]] std::vector<TensorId> evictable_candidates() const;
     TensorId choose_victim(const std::vector<TensorId>& candidates, int op);
     bool staleness_index_ready();
     TensorId choose_indexed(int op);

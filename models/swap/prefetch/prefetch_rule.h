@@ -97,8 +97,9 @@ std::string prefetch_usage(const PrefetchRow& row);
 // groups issued for consumers in (op, k]. Kept as plan(k) - issued(k) in a RangeAddMax
 // (issued(k): every early group ever issued for a consumer up to k; issuing one for op g
 // subtracts its bytes from every k >= g), plus issued(op), the groups already taken over
-// (read off the tree at each begin: plan(op) minus its value at op), so a check is one range maximum, O(log n), not a walk over the span. The tree is
-// built from the plan at the first begin: the engine sets the plan once, before op 0.
+// (read off the tree at each begin: plan(op) minus its value at op), so a check is one
+// range maximum, O(log n), not a walk over the span. The tree is built from the plan at
+// the first begin: the engine sets the plan once, before op 0.
 class PrefetchMemoryGuard {
 public:
     explicit PrefetchMemoryGuard(std::optional<std::uint64_t> user_cap = std::nullopt);

@@ -95,8 +95,8 @@ TEST_CASE("prefetch rules: eager, lead_ops, lead_ms and just_in_time on a hand-s
     q.idle = false;
     q.free_at = 14;
     CHECK(issued(*make_rule("eager"), q, 4, 8) == 5);
-    CHECK(issued(*make_rule("lead_ops", {2, 0}), q, 4, 8) == 3);     // groups 4, 5, 6
-    CHECK(issued(*make_rule("lead_ms", {0, 4.0}), q, 4, 8) == 3);    // 0, 2 and 4 ms ahead
+    CHECK(issued(*make_rule("lead_ops", {2, 0, std::nullopt}), q, 4, 8) == 3);     // groups 4, 5, 6
+    CHECK(issued(*make_rule("lead_ms", {0, 4.0, std::nullopt}), q, 4, 8) == 3);    // 0, 2 and 4 ms ahead
     // just_in_time: group 5 is needed at 12; issued at the next start (12) it would end
     // at max(14, 12) + 3 = 17 > 12: now. Group 6 is needed at 14, 17 > 14: now. Group 7
     // (needed at 16, 17 > 16): now. Group 8 (needed at 18, 17 <= 18): it waits.
