@@ -1,5 +1,6 @@
 #include "sim/engine/side_run.h"
 
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <iostream>
+#include <new>
 
 namespace memsim {
 
@@ -98,6 +100,46 @@ ChildMeasurement::~ChildMeasurement() {
     close(read_fd_);
     while (waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
     }
+}
+
+SharedMeasurement::SharedMeasurement(const std::string& what) {
+    void* page = mmap(nullptr, sizeof(Page), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (page == MAP_FAILED) cannot_fork(what, errno);
+    int pipe_fd[2];
+    if (pipe(pipe_fd) != 0) {
+        const int error = errno;
+        munmap(page, sizeof(Page));
+        cannot_fork(what, error);
+    }
+    page_ = new (page) Page{{0}, 0};
+    read_fd_ = pipe_fd[0];
+    write_fd_ = pipe_fd[1];
+}
+
+SharedMeasurement::~SharedMeasurement() {
+    if (read_fd_ >= 0) close(read_fd_);
+    if (write_fd_ >= 0) close(write_fd_);
+    munmap(page_, sizeof(Page));
+}
+
+void SharedMeasurement::publish(std::optional<std::uint64_t> value) {
+    if (value) page_->value = *value;
+    page_->state.store(value ? 1 : 2, std::memory_order_release);
+}
+
+void SharedMeasurement::forked() {
+    if (write_fd_ >= 0) close(write_fd_);
+    write_fd_ = -1;
+}
+
+std::optional<std::uint64_t> SharedMeasurement::wait() {
+    // A process that still holds the writing end would wait for itself.
+    if (write_fd_ >= 0) throw std::logic_error("SharedMeasurement::wait before forked()");
+    char byte = 0;
+    while (read(read_fd_, &byte, 1) < 0 && errno == EINTR) {
+    }
+    if (page_->state.load(std::memory_order_acquire) != 1) return std::nullopt;
+    return page_->value;
 }
 
 }  // namespace memsim

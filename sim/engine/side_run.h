@@ -5,6 +5,7 @@
 // byte-identical to running it alone.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -31,6 +32,39 @@ private:
     int pid_ = -1;
     int read_fd_ = -1;
     std::string error_;
+};
+
+// A measurement that every process forked after its start can wait for: a sweep's
+// points, forked while the measuring process runs, each need its value at their end.
+// The value goes to a page all of them share; the end of the measuring process tells
+// every waiter at once, crashed or not: it holds the only writing end of a pipe, whose
+// end-of-file each waiter reads. Order of use:
+//   1. construct (before the measuring process is forked);
+//   2. fork it; it calls publish() and ends;
+//   3. in the forking process, call forked() just after (whether the fork worked or not);
+//   4. wait() in any process forked after step 3, or in the forking one.
+class SharedMeasurement {
+public:
+    explicit SharedMeasurement(const std::string& what);  // `what` names it in an error
+    SharedMeasurement(const SharedMeasurement&) = delete;
+    SharedMeasurement& operator=(const SharedMeasurement&) = delete;
+    ~SharedMeasurement();
+    // In the measuring process: the value, or none when the measurement failed.
+    void publish(std::optional<std::uint64_t> value);
+    // In the forking process, after the fork: gives up its writing end.
+    void forked();
+    // Blocks until the measuring process has ended; its value, or none if it failed,
+    // crashed or never started.
+    std::optional<std::uint64_t> wait();
+
+private:
+    struct Page {
+        std::atomic<int> state;  // 0: nothing yet, 1: value, 2: failed
+        std::uint64_t value;
+    };
+    Page* page_ = nullptr;
+    int read_fd_ = -1;
+    int write_fd_ = -1;
 };
 
 }  // namespace memsim

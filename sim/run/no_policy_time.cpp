@@ -30,6 +30,8 @@ Scenario without_memory_policy(const Scenario& s) {
 
 namespace {
 
+const char* const kWhat = "the no-policy time (the denominator of the overhead)";
+
 // The disk and the allocator do not change a run that never swaps. The workload's own
 // compute sum tells apart two loads of one file with different costs.
 using Key = std::tuple<std::string, std::string, int, std::size_t, std::uint64_t, double, std::string>;
@@ -39,20 +41,26 @@ Key cache_key(const Scenario& s, const Workload& w) {
             s.platform.gpu_speed_scale, s.policy.semantics};
 }
 
-std::map<Key, double>& cache() {
-    static std::map<Key, double> times;
+// Known times, and times a process of the caller's is measuring (shared_no_policy_time).
+struct Known {
+    std::optional<double> time;
+    std::shared_ptr<SharedMeasurement> measuring;
+};
+
+std::map<Key, Known>& cache() {
+    static std::map<Key, Known> times;
     return times;
+}
+
+std::uint64_t measure(const Scenario& plain, const Workload& w) {
+    RunConfig measuring = resolve_run_config(plain, w);
+    measuring.record_events = false;  // only the time is read
+    return std::bit_cast<std::uint64_t>(simulate(w, measuring, straight_plan(w)).summary.time_ms);
 }
 
 std::unique_ptr<ChildMeasurement> start_in_child(const Scenario& s, const Workload& w) {
     const Scenario plain = without_memory_policy(s);
-    return std::make_unique<ChildMeasurement>(
-        [&] {
-            RunConfig measuring = resolve_run_config(plain, w);
-            measuring.record_events = false;  // only the time is read
-            return std::bit_cast<std::uint64_t>(simulate(w, measuring, straight_plan(w)).summary.time_ms);
-        },
-                                              "the no-policy time (the denominator of the overhead)");
+    return std::make_unique<ChildMeasurement>([&] { return measure(plain, w); }, kWhat);
 }
 
 std::optional<double> as_time(const std::optional<std::uint64_t>& bits) {
@@ -63,26 +71,45 @@ std::optional<double> as_time(const std::optional<std::uint64_t>& bits) {
 }  // namespace
 
 NoPolicyTime::NoPolicyTime(const Scenario& s, const Workload& w) : s_(s), w_(w) {
-    if (const auto it = cache().find(cache_key(s, w)); it != cache().end()) cached_ = it->second;
-    else child_ = start_in_child(s, w);
+    if (const auto it = cache().find(cache_key(s, w)); it != cache().end()) {
+        cached_ = it->second.time;
+        shared_ = it->second.measuring;
+    } else {
+        child_ = start_in_child(s, w);
+    }
 }
 
 NoPolicyTime::~NoPolicyTime() = default;
 
 double NoPolicyTime::time_ms() {
     if (cached_) return *cached_;
-    // A child that failed: simulate here, where its error surfaces with its message.
-    const std::optional<double> measured = as_time(child_->result());
+    // A measurement that failed: simulate here, where its error surfaces with its message.
+    const std::optional<double> measured = as_time(shared_ ? shared_->wait() : child_->result());
     child_.reset();
+    shared_.reset();
     cached_ = measured ? *measured : simulate(w_, without_memory_policy(s_)).summary.time_ms;
-    cache().emplace(cache_key(s_, w_), *cached_);
+    cache()[cache_key(s_, w_)] = {cached_, nullptr};
     return *cached_;
 }
 
-void prefill_no_policy_time(const Scenario& s, const Workload& w) {
+std::optional<ForkedMeasurement> shared_no_policy_time(const Scenario& s, const Workload& w) {
     const Key key = cache_key(s, w);
-    if (cache().contains(key)) return;
-    if (const auto time = as_time(start_in_child(s, w)->result())) cache().emplace(key, *time);
+    if (cache().contains(key)) return std::nullopt;
+    auto shared = std::make_shared<SharedMeasurement>(kWhat);
+    cache()[key] = {std::nullopt, shared};
+    ForkedMeasurement job;
+    // The child measures with its own copies; the caller's may change before it runs.
+    job.body = [shared, plain = without_memory_policy(s), &w] {
+        std::optional<std::uint64_t> value;
+        try {
+            value = measure(plain, w);
+        } catch (...) {
+        }
+        shared->publish(value);
+        return 0;
+    };
+    job.forked = [shared] { shared->forked(); };
+    return job;
 }
 
 }  // namespace memsim

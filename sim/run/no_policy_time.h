@@ -5,6 +5,7 @@
 // (docs/outputs.md), and a run without a policy must have an overhead of exactly 1.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -37,11 +38,20 @@ private:
     const Workload& w_;
     std::optional<double> cached_;
     std::unique_ptr<ChildMeasurement> child_;
+    std::shared_ptr<SharedMeasurement> shared_;
 };
 
-// For a process that forks its runs (a sweep): measures the no-policy time of `w` under
-// `s` now, in a child, so that every run forked later finds it cached. A failure is left
-// to the runs, which report it as their own error; this process never simulates.
-void prefill_no_policy_time(const Scenario& s, const Workload& w);
+// For a process that forks its runs (a sweep): the no-policy time of `w` under `s`,
+// measured once by a process the caller forks (one of its pool's jobs, so that --jobs
+// counts it) with `body`, calling `forked` just after the fork. Every run forked after
+// that finds the time here and waits for it only when it needs it, after its own
+// simulation, so the measurement overlaps the first runs instead of delaying them. A
+// failed measurement is left to the runs, which simulate it themselves and report its
+// error as their own. None when the time is known or being measured already.
+struct ForkedMeasurement {
+    std::function<int()> body;
+    std::function<void()> forked;
+};
+std::optional<ForkedMeasurement> shared_no_policy_time(const Scenario& s, const Workload& w);
 
 }  // namespace memsim

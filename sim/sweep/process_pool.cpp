@@ -134,6 +134,7 @@ void run_processes(const std::vector<ProcessJob>& jobs, int parallel,
             if (job.prepare) job.prepare();
             const auto started = Clock::now();
             const pid_t pid = job.body ? fork_job(job, signal.child_mask()) : spawn(job, signal.child_mask());
+            if (job.started) job.started();
             if (pid < 0) {
                 if (job.body) std::ofstream(job.log_path) << "memsim: error: cannot fork: " << std::strerror(errno) << "\n";
                 on_finish(next, {127, 0.0});

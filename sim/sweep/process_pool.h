@@ -19,6 +19,8 @@ struct ProcessJob {
     // Runs in the forked child; its return value is the exit code. It must not return
     // into the parent's code: the child ends with _exit after it.
     std::function<int()> body;
+    // Runs in the parent just after the job's process was started, or failed to start.
+    std::function<void()> started;
 };
 
 struct ProcessOutcome {

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <set>
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -117,9 +118,10 @@ std::string workload_key(const std::vector<std::string>& overrides) {
 }
 
 // The forked sweep's state in the parent. Points are grouped by the overrides that can
-// change their workload; the first point of a group reads its scenario and loads the
-// workload here, before its child is forked, and every later point of the group reuses
-// it (its child reads its own scenario: YAML parsing runs in the children, in parallel).
+// change their workload; the job before a group's first point reads that point's
+// scenario and loads the workload here, before its child is forked, and every point of
+// the group reuses it (its child reads its own scenario: YAML parsing runs in the
+// children, in parallel).
 // A failure is kept too and raised in the point's child, where it becomes the point's
 // error exactly as `memsim run` would print it (scenario errors first, then workload ones).
 class PointSource {
@@ -143,16 +145,27 @@ public:
             loaded.workload = load_workload(*current_.scenario);
         } catch (...) {
             loaded.error = std::current_exception();
-            return;
         }
-        // Measured once here (in a child: this process never simulates), inherited by
-        // every point forked later instead of simulated again in each; a point whose
-        // platform speed or semantics differs measures its own. A failure here is left to
-        // the points, which report it as their own error.
+    }
+
+    // The job before a group's first point: loads the group's workload (prepare) and
+    // measures its no-policy time in its own process, which every point of the group
+    // forked later waits for at its end (shared_no_policy_time) instead of simulating it
+    // again; a point whose platform speed or semantics differs measures its own. A
+    // failure is left to the points, which report it as their own error.
+    void prepare_measurement(const SweepPoint& point) {
+        prepare(point);
+        measurement_.reset();
+        if (!current_.scenario || current_.loaded->error) return;
         try {
-            prefill_no_policy_time(*current_.scenario, loaded.workload);
+            measurement_ = shared_no_policy_time(*current_.scenario, current_.loaded->workload);
         } catch (...) {
         }
+    }
+    int measure() const { return measurement_ ? measurement_->body() : 0; }
+    void measurement_started() {
+        if (measurement_) measurement_->forked();
+        measurement_.reset();
     }
 
     // In the child: the point's run, as `memsim run SCENARIO --set ... --out DIR`.
@@ -178,6 +191,7 @@ private:
     const SweepPlan& plan_;
     std::map<std::string, Loaded> workloads_;
     Current current_;
+    std::optional<ForkedMeasurement> measurement_;
 };
 
 }  // namespace
@@ -186,9 +200,21 @@ SweepTally run_sweep(const SweepPlan& plan, const std::string& dir, const SweepR
     write_plan(plan, dir);
     PointSource source(plan);
     std::vector<ProcessJob> jobs;
-    for (const SweepPoint& point : plan.points) {
+    std::vector<std::optional<std::size_t>> point_of_job;  // none: a group's measurement
+    std::set<std::string> groups;
+    for (std::size_t index = 0; index < plan.points.size(); ++index) {
+        const SweepPoint point = plan.points[index];
         const std::string out = point_dir(dir, point);
         clear_point(out);
+        if (!options.process_per_point && groups.insert(workload_key(run_overrides(plan, point))).second) {
+            ProcessJob measurement;
+            measurement.log_path = "/dev/null";  // its failure is reported by the points
+            measurement.prepare = [&source, point] { source.prepare_measurement(point); };
+            measurement.body = [&source] { return source.measure(); };
+            measurement.started = [&source] { source.measurement_started(); };
+            jobs.push_back(std::move(measurement));
+            point_of_job.push_back(std::nullopt);
+        }
         ProcessJob job;
         job.log_path = (fs::path(out) / "log.txt").string();
         if (options.process_per_point) {
@@ -196,22 +222,26 @@ SweepTally run_sweep(const SweepPlan& plan, const std::string& dir, const SweepR
             for (const std::string& set : run_overrides(plan, point)) job.argv.insert(job.argv.end(), {"--set", set});
             job.argv.insert(job.argv.end(), {"--out", out});
         } else {
-            job.prepare = [&source, point] { source.prepare(point); };  // a copy: plan.points yields points by value
+            job.prepare = [&source, point] { source.prepare(point); };
             job.body = [&source, out] { return source.run(out); };
         }
         jobs.push_back(std::move(job));
+        point_of_job.push_back(index);
     }
+    const std::size_t points = plan.points.size();
     const std::size_t parallel = static_cast<std::size_t>(std::max(1, options.jobs));
-    SweepProgress display(jobs.size(), options.terminal, progress);
-    display.set_running(std::min(jobs.size(), parallel));
+    SweepProgress display(points, options.terminal, progress);
+    display.set_running(std::min(points, parallel));
     display.redraw();
     std::size_t started = 0, finished = 0;
-    std::vector<PointResult> results(plan.points.size());
+    std::vector<PointResult> results(points);
     run_processes(
         jobs, options.jobs,
-        [&](std::size_t index, const ProcessOutcome& outcome) {
+        [&](std::size_t job, const ProcessOutcome& outcome) {
+            if (!point_of_job[job]) return;
+            const std::size_t index = *point_of_job[job];
             ++finished;
-            started = std::min(jobs.size(), finished + parallel);
+            started = std::min(points, finished + parallel);
             PointResult r = read_point_result(dir, plan.points[index]);
             results[index] = r;  // results.csv holds what the folder holds, as `memsim merge` reads it
             if (outcome.exit_code != 0 && r.status == "ok") {  // a summary, but the run still failed

@@ -1,6 +1,8 @@
 // The forked measuring runs (sim/engine/side_run.h): a value crosses the pipe bit for
 // bit, a failed child is "none" (the caller then runs it itself), and a child this
-// process no longer waits for is killed and reaped, not left running or as a zombie.
+// process no longer waits for is killed and reaped, not left running or as a zombie. A
+// shared measurement reaches every process forked after it, and its failure or crash
+// wakes them all with nothing.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -8,6 +10,7 @@
 #include <cerrno>
 #include <csignal>
 #include <stdexcept>
+#include <vector>
 
 #include "sim/engine/side_run.h"
 
@@ -43,4 +46,67 @@ TEST_CASE("side run: the child's value, its failure, and a child never collected
     }  // killed and reaped here: no child of this process is left
     CHECK(waitpid(-1, nullptr, WNOHANG) == -1);
     CHECK(errno == ECHILD);
+}
+
+namespace {
+
+// Forks a process that runs `body` and ends with its return value as exit code.
+template <class Body>
+pid_t fork_running(Body body) {
+    const pid_t pid = fork();
+    if (pid == 0) _exit(body());
+    return pid;
+}
+
+int exit_code(pid_t pid) {
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+}  // namespace
+
+TEST_CASE("shared measurement: every process forked after the measuring one gets its value, or none if it failed") {
+    SharedMeasurement shared("t");
+    const pid_t measuring = fork_running([&] {
+        usleep(20000);  // the waiters below are forked and waiting before the value exists
+        shared.publish(0xFFFFFFFFFFFFFFFEull);
+        return 0;
+    });
+    shared.forked();
+    std::vector<pid_t> waiters;
+    for (int i = 0; i < 3; ++i)
+        waiters.push_back(fork_running([&] { return shared.wait() == 0xFFFFFFFFFFFFFFFEull ? 0 : 1; }));
+    for (const pid_t waiter : waiters) CHECK(exit_code(waiter) == 0);
+    CHECK(exit_code(measuring) == 0);
+    CHECK(shared.wait() == 0xFFFFFFFFFFFFFFFEull);  // the forking process too, and again
+
+    SharedMeasurement failed("t");
+    const pid_t failing = fork_running([&] {
+        failed.publish(std::nullopt);
+        return 0;
+    });
+    failed.forked();
+    CHECK_FALSE(failed.wait().has_value());
+    CHECK(exit_code(failing) == 0);
+
+    // Killed before publishing: its end still wakes the waiters, with nothing.
+    SharedMeasurement killed("t");
+    const pid_t dying = fork_running([] {
+        raise(SIGKILL);
+        return 0;
+    });
+    killed.forked();
+    CHECK_FALSE(killed.wait().has_value());
+    CHECK(exit_code(dying) == 128 + SIGKILL);
+
+    // Never started (the fork failed): nothing to wait for.
+    SharedMeasurement never("t");
+    never.forked();
+    CHECK_FALSE(never.wait().has_value());
+
+    // Waiting while this process still holds the writing end would never return.
+    SharedMeasurement early("t");
+    CHECK_THROWS_AS(early.wait(), std::logic_error);
 }
