@@ -6,6 +6,7 @@
 #   bench/per_activity.sh 5 /work/baseline2/memsim build/memsim
 # Each figure is (CPU at 200000 ops - CPU at 2000 ops) / 198000: start-up cancels out;
 # workload generation, allocator and event log stay in (a no-swap uniform_linear run).
+# Then the engine alone, for this build (bench/engine_per_activity.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
@@ -35,3 +36,5 @@ for i, b in enumerate(bins):
     m = per(cpu[2 + 2 * i], cpu[3 + 2 * i])
     print(f"{b}: {m:.2f} us CPU per activity = {m / bare:.2f}x the bare loop")
 PY
+# The engine alone (this build's): no start-up, generation or outputs in either figure.
+bench/engine_per_activity.sh "$runs"

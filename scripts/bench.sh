@@ -89,6 +89,7 @@ for label, (bs, bb, ms, mb) in (("wall", v[0:4]), ("CPU", v[4:8])):
     print(f"per activity ({label}): bare SimGrid {bare:.2f} us, memsim {mem:.2f} us (workload generation, allocator, "
           f"event log included): memsim / bare = {mem / bare:.2f}x")
 PY
+bench/engine_per_activity.sh "$runs"
 
 if [ $shared = 1 ]; then
   mb="{profile: ../shared/profiles/MobilenetV2, batch: 4}"

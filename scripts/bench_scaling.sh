@@ -2,7 +2,7 @@
 # Scaling of one `memsim run` with the workload's size: synthetic chain and branching
 # networks (models/workload/synthetic.h) of 10^3..10^6 operators, each with no swap,
 # async swapping of the feature maps, and DTR recomputation at 50% of the no-swap peak;
-# wall time, CPU time (user + system) and peak RSS per size (/usr/bin/time), and the
+# wall time, CPU time (user + system) and peak RSS per size (wait4's rusage, in ms), and the
 # log-log slope of CPU time over operators between the two largest sizes and over all
 # sizes with the start-up floor subtracted (1 = linear; CPU time, because on a shared
 # machine the wall clock also counts other programs). Then DTR
@@ -11,7 +11,7 @@
 #   scripts/bench_scaling.sh --max 100000       # stop at 10^5 (quick)
 #   MEMSIM=/work/baseline/memsim scripts/bench_scaling.sh   # another binary (before/after)
 #   TIMEOUT=120 ...                             # CPU seconds per run before it is cut (default 300)
-# The limit is on CPU time (ulimit -t), not the wall clock: on a shared machine a run
+# The limit is on CPU time (RLIMIT_CPU), not the wall clock: on a shared machine a run
 # that gets a tenth of a core would otherwise be cut at a tenth of its work (a wall
 # limit of 50x stays as a guard against a hang).
 set -euo pipefail
@@ -24,6 +24,27 @@ timeout_s=${TIMEOUT:-300}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
+# Runs a command under a CPU-time limit (RLIMIT_CPU; on a shared machine a wall limit
+# would cut a run that gets a tenth of a core at a tenth of its work) and a wall limit
+# of 50x as a guard against a hang; prints "wall_s cpu_s rss_kib" from wait4's rusage,
+# in milliseconds (GNU time prints centiseconds: a 10^4-operator run is then one or two
+# ticks above the floor, too coarse for a slope).
+cat > "$out/measure.py" <<'PY'
+import os, resource, signal, subprocess, sys, time
+limit = int(sys.argv[1])
+start = time.monotonic()
+child = subprocess.Popen(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=open(os.environ["ERR"], "w"),
+                         preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_CPU, (limit, limit)))
+while True:
+    pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+    if pid:
+        break
+    if time.monotonic() - start > 50 * limit:
+        child.send_signal(signal.SIGKILL)
+    time.sleep(0.002)
+print(f"{time.monotonic() - start:.3f} {usage.ru_utime + usage.ru_stime:.3f} {usage.ru_maxrss}")
+PY
+
 # One run: prints "seconds cpu_seconds rss_kib status recomputed_ops" (status "timeout" when cut).
 run() {  # kind ops policy-args...
   local kind=$1 ops=$2; shift 2
@@ -31,13 +52,9 @@ run() {  # kind ops policy-args...
   printf 'name: scaling\nworkload: {synthetic: %s, n: %d}\nplatform: configs/phone.yaml\npolicy: {allocator: pool}\n' \
     "$kind" "$n" > "$out/s.yaml"
   rm -rf "$out/run"
-  /usr/bin/time -o "$out/time" -f '%e %U %S %M' bash -c 'ulimit -t "$1"; shift; exec timeout "$@"' _ "$timeout_s" \
-    "$((50 * timeout_s))" "$memsim" run "$out/s.yaml" "$@" --out "$out/run" -q >/dev/null 2>"$out/err" || true
-  local t
-  local wall user sys rss
-  read -r wall user sys rss < <(tail -1 "$out/time")
-  local cpu
-  cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')
+  local wall cpu rss
+  read -r wall cpu rss < <(ERR="$out/err" python3 "$out/measure.py" "$timeout_s" "$memsim" run "$out/s.yaml" "$@" \
+    --out "$out/run" -q)
   if [ ! -f "$out/run/summary.json" ]; then
     echo "$wall $cpu $rss timeout -"
     return
@@ -54,8 +71,9 @@ declare -A policies=(
 sizes=()
 for ops in 1000 10000 100000 1000000; do [ "$ops" -le "$max" ] && sizes+=("$ops"); done
 
-# The floor: CPU seconds of a run too small to matter (subtracted before the slope).
-floor=$(run chain 2 | awk '{ print $2 }')
+# The floor: CPU seconds of a run too small to matter (subtracted before the slope), the
+# median of five.
+floor=$(for _ in 1 2 3 4 5; do run chain 2 | awk '{ print $2 }'; done | sort -n | sed -n 3p)
 printf '%-10s %-7s %9s %9s %9s %10s %9s %-8s\n' workload policy ops wall_s cpu_s peak_MiB B/op status
 results="$out/results.txt"
 : > "$results"
@@ -65,7 +83,7 @@ for kind in chain branching; do
       # shellcheck disable=SC2086
       read -r secs cpu rss status _ < <(run "$kind" "$ops" ${policies[$policy]})
       awk -v k="$kind" -v p="$policy" -v o="$ops" -v t="$secs" -v c="$cpu" -v r="$rss" -v s="$status" \
-        'BEGIN { printf "%-10s %-7s %9d %9.2f %9.2f %10.1f %9.0f %-8s\n", k, p, o, t, c, r / 1024, r * 1024 / o, s }'
+        'BEGIN { printf "%-10s %-7s %9d %9.3f %9.3f %10.1f %9.0f %-8s\n", k, p, o, t, c, r / 1024, r * 1024 / o, s }'
       echo "$kind $policy $ops $secs $cpu $rss $status" >> "$results"
       [ "$status" = timeout ] && break  # larger sizes would time out too
     done
@@ -100,14 +118,10 @@ for n in 1000 10000; do
   for ratio in 0.05 0.02; do
     printf 'name: scaling\nworkload: {synthetic: uniform_linear, n: %d}\nplatform: configs/phone.yaml\npolicy: {allocator: os}\n' "$n" > "$out/s.yaml"
     rm -rf "$out/run"
-    /usr/bin/time -o "$out/time" -f '%e %U %S %M' bash -c 'ulimit -t "$1"; shift; exec timeout "$@"' _ "$timeout_s" \
-      "$((50 * timeout_s))" "$memsim" run "$out/s.yaml" \
-      --set platform.memory.budget_ratio="$ratio" --set policy.recompute.heuristic=dtr --out "$out/run" -q \
-      >/dev/null 2>"$out/err" || true
-    read -r wall user sys _ < <(tail -1 "$out/time")
-    cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')
+    read -r wall cpu _ < <(ERR="$out/err" python3 "$out/measure.py" "$timeout_s" "$memsim" run "$out/s.yaml" \
+      --set platform.memory.budget_ratio="$ratio" --set policy.recompute.heuristic=dtr --out "$out/run" -q)
     if [ -f "$out/run/summary.json" ]; then
-      python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); print("%-16s %9d %8s %9.2f %9.2f %14d %-8s" % ("uniform_linear", int(sys.argv[2]), sys.argv[3], float(sys.argv[4]), float(sys.argv[5]), s["recomputed_ops"], s["status"]))' \
+      python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); print("%-16s %9d %8s %9.3f %9.3f %14d %-8s" % ("uniform_linear", int(sys.argv[2]), sys.argv[3], float(sys.argv[4]), float(sys.argv[5]), s["recomputed_ops"], s["status"]))' \
         "$out/run/summary.json" $((2 * n)) "$ratio" "$wall" "$cpu"
     else
       printf '%-16s %9d %8s %9s %9s %14s %-8s\n' uniform_linear $((2 * n)) "$ratio" "$wall" "$cpu" - timeout
