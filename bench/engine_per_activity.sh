@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The engine alone per activity: memsim's run_simulation (bench/engine_run.cpp) against
+# The engine alone per activity: memsim's simulation (bench/engine_run.cpp) against
 # the bare SimGrid loop's simulation, each timed by the program itself with its process
 # CPU clock around the simulation only; neither start-up nor the workload's generation
 # nor the outputs count. Per activity = (CPU at 200000 - CPU at 2000) / 198000, each the
@@ -32,6 +32,6 @@ for _ in range(runs):
 m = {k: statistics.median(v) for k, v in times.items()}
 per = lambda a, b: (b - a) / (big - small) * 1e6
 e, b = per(m["engine_small"], m["engine_big"]), per(m["bare_small"], m["bare_big"])
-print(f"engine alone (CPU, median of {runs}): bare SimGrid {b:.2f} us, memsim's run_simulation {e:.2f} us per activity "
+print(f"engine alone (CPU, median of {runs}): bare SimGrid {b:.2f} us, memsim's engine {e:.2f} us per activity "
       f"= {e / b:.2f}x the bare loop (simulation of {big} activities: {m['engine_big']:.3f} s against {m['bare_big']:.3f} s)")
 PY

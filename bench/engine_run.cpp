@@ -1,15 +1,20 @@
 // memsim's engine alone: loads a scenario and its workload (not timed), then times one
-// run_simulation, what `memsim run` does between loading and writing its outputs, in
-// CPU seconds of this process. bench/per_activity.sh runs it next to the bare SimGrid
-// loop, which times its own simulation the same way, so that neither the start-up, nor
-// the workload's generation, nor the outputs are in the engine's per-activity figure.
-//   engine_run SCENARIO.yaml
+// simulation of it with the run configuration and plan `memsim run` uses, in CPU
+// seconds of this process. bench/engine_per_activity.sh runs it next to the bare
+// SimGrid loop, which times its own simulation the same way, so that neither the
+// start-up, nor the workload's generation, nor the outputs are in the engine's
+// per-activity figure. --no-event-log measures what the event log costs
+// (docs/performance.md): the run records nothing, as memsim's measuring runs do.
+//   engine_run SCENARIO.yaml [--no-event-log]
 #include <time.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 
+#include "sim/engine/engine.h"
+#include "sim/run/run_config.h"
 #include "sim/run/run_pipeline.h"
 #include "sim/workload_factory.h"
 
@@ -24,15 +29,19 @@ double cpu_seconds() {
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 2) {
-        std::fprintf(stderr, "usage: engine_run SCENARIO.yaml\n");
+    const bool no_event_log = argc == 3 && std::strcmp(argv[2], "--no-event-log") == 0;
+    if (argc != 2 && !no_event_log) {
+        std::fprintf(stderr, "usage: engine_run SCENARIO.yaml [--no-event-log]\n");
         return 1;
     }
     try {
         const memsim::Scenario scenario = memsim::load_scenario(argv[1]);
         const memsim::Workload workload = memsim::load_workload(scenario);
+        memsim::RunConfig config = memsim::resolve_run_config(scenario, workload);
+        config.record_events = !no_event_log;
+        const memsim::ExecPlan plan = memsim::execution_plan(workload, scenario, config);
         const double start = cpu_seconds();
-        const memsim::RunResult result = memsim::run_simulation(scenario, workload);
+        const memsim::RunResult result = memsim::simulate(workload, config, plan);
         const double cpu = cpu_seconds() - start;
         std::printf("%ld activities, simulation %.6f s CPU\n", static_cast<long>(result.summary.activities), cpu);
         std::fflush(nullptr);
