@@ -60,7 +60,7 @@ TEST_CASE("sweep: forked points give the same results, plots and summaries as a 
           read_file(dir / "per_process" / "points" / "0003" / "log.txt"));
 }
 
-TEST_CASE("process pool: forked jobs see what prepare loaded, and a crashing child is an exit code, not the end") {
+TEST_CASE("process pool: forked jobs see what prepare loaded, started follows each fork, and a crashing child is an exit code, not the end") {
     const fs::path dir = fresh_dir("process_pool");
     int loaded = 0;  // set by prepare in the parent, read by the forked child
     std::vector<memsim::ProcessJob> jobs(5);
@@ -74,9 +74,13 @@ TEST_CASE("process pool: forked jobs see what prepare loaded, and a crashing chi
     jobs[2].body = [] { return 3; };
     jobs[3].body = []() -> int { throw std::runtime_error("bad point"); };
     jobs[4].body = [&loaded] { return loaded == 14 ? 0 : 9; };
+    // `started` runs in the parent right after each fork, before the next job's prepare.
+    std::vector<int> started;
+    for (int i = 0; i < 5; ++i) jobs[i].started = [&started, &loaded] { started.push_back(loaded); };
     std::vector<int> codes(5, -1);
     memsim::run_processes(jobs, 2, [&](std::size_t i, const memsim::ProcessOutcome& o) { codes[i] = o.exit_code; }, [] {});
     CHECK(codes == std::vector<int>{0, 128 + SIGABRT, 3, 1, 0});
+    CHECK(started == std::vector<int>{10, 11, 12, 13, 14});
     CHECK(read_file(dir / "0.log") == "loaded 10\n");
     CHECK(read_file(dir / "3.log") == "memsim: error: bad point\n");
 }
