@@ -6,29 +6,19 @@
 // CPU time of its simulation alone (engine, platform, actors, run), which
 // bench/engine_run.cpp measures the same way for memsim's engine.
 //   bare_simgrid_loop N
-#include <time.h>
-
 #include <cstdio>
 #include <cstdlib>
 
 #include <simgrid/s4u.hpp>
 #include <xbt/log.h>
 
+#include "bench/cpu_clock.h"
+
 namespace sg = simgrid::s4u;
-
-namespace {
-
-double cpu_seconds() {
-    timespec t{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
     const long n = argc > 1 ? std::atol(argv[1]) : 1000;
-    const double start = cpu_seconds();
+    const double start = process_cpu_seconds();
     static char name[] = "bare";
     static char quiet[] = "--log=root.thres:critical";
     static char* fake_argv[] = {name, quiet, nullptr};
@@ -52,7 +42,7 @@ int main(int argc, char** argv) {
         cv->wait(lock, [&] { return done; });
     });
     engine.run();
-    const double cpu = cpu_seconds() - start;
+    const double cpu = process_cpu_seconds() - start;
     std::printf("%ld activities, simulated %.3f s, simulation %.6f s CPU\n", n, sg::Engine::get_clock(), cpu);
     std::fflush(nullptr);
     std::_Exit(0);  // like memsim: no static teardown of SimGrid and ns-3

@@ -13,10 +13,8 @@ for b in "$engine" "$bare"; do [ -x "$b" ] || { echo "engine_per_activity.sh: $b
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 small=2000 big=200000
-for n in $small $big; do
-  printf 'name: ul\nworkload: {synthetic: uniform_linear, n: %d}\nplatform: %s/configs/phone.yaml\npolicy: {allocator: pool}\n' \
-    $((n / 2)) "$PWD" > "$out/ul_$n.yaml"
-done
+. bench/uniform_linear_scenarios.sh
+write_uniform_linear_scenarios "$out" $small $big
 python3 - "$runs" "$engine" "$bare" "$out" $small $big <<'PY'
 import re, statistics, subprocess, sys
 runs, engine, bare, out, small, big = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), int(sys.argv[6])

@@ -6,27 +6,16 @@
 // per-activity figure. --no-event-log measures what the event log costs
 // (docs/performance.md): the run records nothing, as memsim's measuring runs do.
 //   engine_run SCENARIO.yaml [--no-event-log]
-#include <time.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
 
+#include "bench/cpu_clock.h"
 #include "sim/engine/engine.h"
 #include "sim/run/run_config.h"
 #include "sim/run/run_pipeline.h"
 #include "sim/workload_factory.h"
-
-namespace {
-
-double cpu_seconds() {
-    timespec t{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
     const bool no_event_log = argc == 3 && std::strcmp(argv[2], "--no-event-log") == 0;
@@ -40,9 +29,9 @@ int main(int argc, char** argv) {
         memsim::RunConfig config = memsim::resolve_run_config(scenario, workload);
         config.record_events = !no_event_log;
         const memsim::ExecPlan plan = memsim::execution_plan(workload, scenario, config);
-        const double start = cpu_seconds();
+        const double start = process_cpu_seconds();
         const memsim::RunResult result = memsim::simulate(workload, config, plan);
-        const double cpu = cpu_seconds() - start;
+        const double cpu = process_cpu_seconds() - start;
         std::printf("%ld activities, simulation %.6f s CPU\n", static_cast<long>(result.summary.activities), cpu);
         std::fflush(nullptr);
         std::_Exit(0);  // like memsim: no teardown

@@ -18,10 +18,8 @@ bare=build/bench/bare_simgrid_loop
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 small=2000 big=200000
-for n in $small $big; do
-  printf 'name: ul\nworkload: {synthetic: uniform_linear, n: %d}\nplatform: %s/configs/phone.yaml\npolicy: {allocator: pool}\n' \
-    $((n / 2)) "$PWD" > "$out/ul_$n.yaml"
-done
+. bench/uniform_linear_scenarios.sh
+write_uniform_linear_scenarios "$out" $small $big
 cmds=("$bare $small" "$bare $big")
 for b in "${bins[@]}"; do cmds+=("$b run $out/ul_$small.yaml -q --out $out/r" "$b run $out/ul_$big.yaml -q --out $out/r"); done
 hyperfine -N --warmup 1 --runs "$runs" --export-json "$out/pa.json" "${cmds[@]}" >/dev/null 2>&1
