@@ -8,6 +8,7 @@ packages=(build-essential cmake ninja-build pkg-config
           libsimgrid-dev libboost-graph-dev libyaml-cpp-dev catch2 nlohmann-json3-dev
           libcli11-dev libfmt-dev libsimdjson-dev
           libjemalloc-dev  # memsim's allocator (docs/performance.md, "Allocator")
+          coinor-libcbc-dev  # the optimal recomputation planner's integer program (docs/optimal.md)
           chromium   # headless browser for the Gantt chart tests and screenshots
           hyperfine  # repeated timings with warm-up and statistics for scripts/bench.sh
           python3-torch python3-torchvision  # memsim trace (tools/trace) runs them with /usr/bin/python3

@@ -2,25 +2,46 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "models/policy_table.h"
-#include "models/recompute/plan_builder.h"  // PlanStopped
+#include "models/recompute/optimal/incumbents.h"  // CandidatePlan
+#include "models/recompute/plan_builder.h"        // PlanStopped
 #include "models/workload/exec_plan.h"
 
 namespace memsim {
 
-// The table of `policy.recompute.planner`: name, one-line summary, and the planner
-// (workload, budget, recompute limit in ms, 0 for none) -> plan.
-using RecomputePlannerRow = PolicyRow<ExecPlan (*)(const Workload&, std::uint64_t, double)>;
+// policy.recompute.time_limit's default: how long the optimal planner's solver may run.
+inline constexpr double kDefaultOptimalTimeLimitS = 60.0;
+
+// What a planner may use besides the workload.
+struct PlannerInputs {
+    std::uint64_t budget_bytes = 0;
+    double recompute_limit_ms = 0.0;  // > 0: a plan recomputing more stops (PlanStopped "thrash")
+    double time_limit_s = kDefaultOptimalTimeLimitS;  // the optimal planner's solver
+    // The dynamic heuristics' runs at this budget (the optimal planner's start; the run
+    // pipeline sets it, sim/optimal/heuristic_runs.h); unset: none.
+    std::function<std::vector<optimal::CandidatePlan>()> heuristic_runs;
+};
+
+struct PlannerOutput {
+    ExecPlan plan;
+    std::map<std::string, double> details;  // for the summary's details (the optimal planner's bound and gap)
+};
+
+// The table of `policy.recompute.planner`: name, one-line summary, and the planner.
+using RecomputePlannerRow = PolicyRow<PlannerOutput (*)(const Workload&, const PlannerInputs&)>;
 std::span<const RecomputePlannerRow> recompute_planner_table();
 
-std::vector<std::string> recompute_planner_names();  // msps_on_demand, capuchin, sublinear
+std::vector<std::string> recompute_planner_names();  // msps_on_demand, capuchin, sublinear, optimal
 // Throws std::invalid_argument naming the unknown planner (with the valid ones and the
-// closest), and PlanStopped ("thrash") when the plan's recomputation exceeds
-// recompute_limit_ms (> 0).
+// closest), and PlanStopped when the plan's recomputation exceeds the limit ("thrash") or
+// no plan fits the budget ("infeasible", the optimal planner).
+PlannerOutput plan_recompute(const std::string& planner, const Workload& w, const PlannerInputs& inputs);
 ExecPlan plan_recompute(const std::string& planner, const Workload& w, std::uint64_t budget_bytes,
                         double recompute_limit_ms = 0);
 

@@ -132,10 +132,11 @@ TEST_CASE("plan_recompute dispatches by name and rejects unknown planners") {
     CHECK(same_plan(plan_recompute("msps_on_demand", w, 30), plan_msps_on_demand(w, 30)));
     CHECK(same_plan(plan_recompute("capuchin", w, 30), plan_capuchin(w, 30)));
     CHECK(same_plan(plan_recompute("sublinear", w, 30), plan_sublinear(w, 30)));
-    CHECK(recompute_planner_names() == std::vector<std::string>{"msps_on_demand", "capuchin", "sublinear"});
+    CHECK(recompute_planner_names() == std::vector<std::string>{"msps_on_demand", "capuchin", "sublinear", "optimal"});
     CHECK_THROWS_AS(plan_recompute("checkmate", w, 30), std::invalid_argument);
     CHECK_THROWS_WITH(plan_recompute("sublinaer", w, 30),
-                      "unknown recompute planner 'sublinaer' (valid: msps_on_demand, capuchin, sublinear; did you mean 'sublinear'?)");
+                      "unknown recompute planner 'sublinaer' (valid: msps_on_demand, capuchin, sublinear, optimal; did you mean "
+                      "'sublinear'?)");
 }
 
 // The engine runs a plan as written: a copy recomputed after its last use stays until the

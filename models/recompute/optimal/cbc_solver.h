@@ -1,0 +1,43 @@
+// COIN-OR CBC (Debian's coinor-libcbc-dev) through its C interface, Cbc_C_Interface.h:
+// load a Milp, give it a feasible start and a time limit, and read back the status, the
+// best solution, and the proven lower bound. The linear relaxation goes to CLP, CBC's LP
+// solver, through Clp_C_Interface.h (CBC does not time-limit its first LP solve).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/recompute/optimal/milp.h"
+
+namespace memsim::optimal {
+
+struct MilpSolveOptions {
+    double time_limit_s = 60.0;
+    // A feasible point (every column), or empty: CBC starts from its integer columns.
+    std::vector<double> start;
+    bool relax = false;  // solve the linear relaxation (every column continuous), with CLP
+};
+
+enum class MilpStatus {
+    Optimal,     // proven optimal (for relax: the LP optimum)
+    Feasible,    // a solution, not proven optimal within the limit
+    Infeasible,  // proven infeasible
+    NoSolution,  // the limit came first, no solution known
+    Failed,      // numerical trouble, or the solver gave up
+};
+
+struct MilpOutcome {
+    MilpStatus status = MilpStatus::Failed;
+    double objective = 0.0;       // of `solution`
+    double bound = 0.0;           // proven lower bound on the optimum (minimisation)
+    std::vector<double> solution;  // every column; empty without a solution
+    bool hit_time_limit = false;
+    double seconds = 0.0;         // CPU time of the solve (CBC's own time limit counts CPU time too)
+    long nodes = 0;
+};
+
+MilpOutcome solve_milp(const Milp& milp, const MilpSolveOptions& options);
+
+std::string to_string(MilpStatus s);
+
+}  // namespace memsim::optimal
