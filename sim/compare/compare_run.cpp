@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "models/recompute/optimal/optimal_planner.h"
+#include "models/recompute/optimal/optimal_row.h"
 #include "models/workload/input_error.h"
 #include "sim/output/text_format.h"
 #include "sim/scenario/scenario.h"
@@ -46,13 +48,37 @@ std::string field_cell(const PointResult& r, const char* field, const char* form
     return fmt::format(fmt::runtime(format), r.summary[field].get<double>());
 }
 
+// The optimal planner's run, when it finished: every finished run is measured against it.
+const PointResult* optimal_run(const CompareOutcome& outcome) {
+    for (const CompareRow& row : outcome.ranked)
+        if (row.candidate.family == kOptimalPlanner && row.result.status == "ok") return &row.result;
+    return nullptr;
+}
+
+double detail(const PointResult& r, const char* key, double otherwise) {
+    if (!r.summary.is_object() || !r.summary.contains("details") || !r.summary["details"].contains(key)) return otherwise;
+    const auto& v = r.summary["details"][key];
+    return v.is_number() ? v.get<double>() : otherwise;
+}
+
+// "+12.4%": how much longer than the optimal plan a finished run took; the optimal row
+// says what it is ("optimal", or its gap to the bound).
+std::string versus_optimal_cell(const PointResult& r, const PointResult& best) {
+    if (&r == &best) return detail(best, "optimal_proven", 0) > 0.5 ? "optimal" : fmt::format("gap {:.1f}%", 100 * detail(best, "optimal_gap", 0));
+    if (r.status != "ok") return "-";
+    const double t = number(r, "time_ms", 0), t_best = number(best, "time_ms", 0);
+    return t_best > 0 ? fmt::format("{:+.1f}%", 100.0 * (t / t_best - 1.0)) : "-";
+}
+
 std::string report(const Scenario& base, const CompareOutcome& outcome) {
     std::string out = fmt::format("compare: {} policy families on {} at its budget ({})\n", outcome.ranked.size(), base.name,
                                   base.platform.memory_budget
                                       ? format_bytes_human(*base.platform.memory_budget)
                                       : fmt::format("budget_ratio {:g}", base.platform.memory_budget_ratio.value_or(0)));
+    const PointResult* best = optimal_run(outcome);
     std::vector<std::vector<std::string>> rows{
         {"rank", "policy", "status", "time_ms", "overhead", "peak", "moved", "recomputed"}};
+    if (best) rows[0].push_back("vs optimal");
     int rank = 0;
     for (const CompareRow& row : outcome.ranked) {
         const PointResult& r = row.result;
@@ -61,9 +87,20 @@ std::string report(const Scenario& base, const CompareOutcome& outcome) {
         rows.push_back({ok ? std::to_string(++rank) : "-", row.candidate.label, r.status,
                         ok ? field_cell(r, "time_ms", "{:.3f}") : "-", ok ? field_cell(r, "overhead", "{:.3f}x") : "-", bytes_cell(r, {"peak_bytes"}),
                         bytes_cell(r, {"bytes_written", "bytes_read"}), field_cell(r, "recomputed_ops", "{:.0f}")});
+        if (best) rows.back().push_back(versus_optimal_cell(r, *best));
     }
     out += aligned_table(rows);
     out += "time_ms: simulated iteration time; moved: bytes written to and read from the disk; recomputed: operators re-run\n";
+    if (best) {
+        const double proven = detail(*best, "optimal_proven", 0);
+        out += fmt::format("optimal: {} ({}): no recomputation plan of its class runs in less than {:.3f} ms; vs optimal: "
+                           "each run's time over the optimal plan's (docs/optimal.md)\n",
+                           optimal::status_text(proven, detail(*best, "optimal_gap", 0)),
+                           optimal::method_name(detail(*best, "optimal_method", 0)), detail(*best, "optimal_bound_ms", 0));
+        for (const CompareRow& row : outcome.ranked)
+            if (&row.result != best && row.result.status == "ok")
+                out += fmt::format("{}: {} over optimal\n", row.candidate.family, versus_optimal_cell(row.result, *best));
+    }
     for (const CompareRow& row : outcome.ranked)
         if (row.variants > 1)
             out += fmt::format("{}: the best of {} prefetch rules (every run is in results.csv)\n", row.candidate.family,

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "models/recompute/optimal/optimal_planner.h"
 #include "models/swap/prefetch/prefetch_rule.h"
 #include "sim/output/text_format.h"
 
@@ -33,9 +34,15 @@ std::string budget_text(const Scenario& s, const Summary& summary) {
     return format_bytes_human(*budget);
 }
 
-std::string recompute_text(const RecomputeSpec& r) {
+std::string recompute_text(const RecomputeSpec& r, const Summary& summary) {
     std::string text = !r.heuristic.empty() ? "heuristic " + r.heuristic : !r.planner.empty() ? "planner " + r.planner : "none";
     if (r.max_overhead) text += fmt::format(", max overhead {:g}x", *r.max_overhead);
+    // The optimal planner says what it proved (docs/optimal.md).
+    const auto detail = [&](const char* key) { return summary.details.contains(key) ? summary.details.at(key) : 0.0; };
+    if (summary.details.contains("optimal_proven"))
+        text += fmt::format(": {} by {}, no plan of its class under {:.3f} ms",
+                            optimal::status_text(detail("optimal_proven"), detail("optimal_gap")),
+                            optimal::method_name(detail("optimal_method")), detail("optimal_bound_ms"));
     return text;
 }
 
@@ -65,7 +72,7 @@ RunHeader run_header(const Scenario& s, const Workload& w, const Summary& summar
     h.settings.emplace_back("swap", swaps ? fmt::format("{}, selection {}, prefetch {}", p.swap.mode, p.swap.select,
                                                         prefetch_text(p.swap.prefetch))
                                           : "none");
-    h.settings.emplace_back("recompute", recompute_text(p.recompute));
+    h.settings.emplace_back("recompute", recompute_text(p.recompute, summary));
     if (p.hybrid) h.settings.emplace_back("hybrid", "swap or drop, whichever is predicted cheaper");
     h.settings.emplace_back("semantics", p.semantics);
     const DiskSpec& d = s.platform.disk;

@@ -10,6 +10,7 @@
 #include "models/recompute/recompute_planner.h"
 #include "models/workload/input_error.h"
 #include "sim/engine/engine.h"
+#include "sim/optimal/heuristic_runs.h"
 #include "sim/output/outputs.h"
 #include "sim/output/run_header.h"
 #include "sim/run/no_policy_time.h"
@@ -48,12 +49,21 @@ void write_summary(const RunResult& r, const Scenario& s, const std::string& dir
 
 }  // namespace
 
-ExecPlan execution_plan(const Workload& w, const Scenario& s, const RunConfig& config) {
-    if (s.policy.recompute.planner.empty()) return straight_plan(w);
+PlannerOutput planned_execution(const Workload& w, const Scenario& s, const RunConfig& config) {
+    if (s.policy.recompute.planner.empty()) return {straight_plan(w), {}};
     // The engine's thrash rule, applied while the plan is written: a planner that would
     // recompute beyond max_overhead (else the runaway limit) x the compute stops as thrash.
     const double overhead = config.max_overhead.value_or(kRunawayOverhead);
-    return plan_recompute(s.policy.recompute.planner, w, *config.budget, overhead * w.compute_ms());
+    PlannerInputs inputs;
+    inputs.budget_bytes = *config.budget;
+    inputs.recompute_limit_ms = overhead * w.compute_ms();
+    if (s.policy.recompute.time_limit_ms) inputs.time_limit_s = *s.policy.recompute.time_limit_ms / 1000.0;
+    inputs.heuristic_runs = [&s, &w] { return heuristic_runs(s, w); };  // the optimal planner's start
+    return plan_recompute(s.policy.recompute.planner, w, inputs);
+}
+
+ExecPlan execution_plan(const Workload& w, const Scenario& s, const RunConfig& config) {
+    return planned_execution(w, s, config).plan;
 }
 
 RunResult run_simulation(const Scenario& s, const Workload& w) {
@@ -64,7 +74,9 @@ RunResult run_simulation(const Scenario& s, const Workload& w) {
     if (!has_no_memory_policy(s)) no_policy.emplace(s, w);
     RunResult r;
     try {
-        r = simulate(w, config, execution_plan(w, s, config));
+        const PlannerOutput planned = planned_execution(w, s, config);
+        r = simulate(w, config, planned.plan);
+        for (const auto& [key, value] : planned.details) r.summary.details[key] = value;
     } catch (const PlanStopped& stop) {
         r = stopped_before_run(w, s, stop);
     }

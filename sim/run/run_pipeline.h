@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "models/recompute/recompute_planner.h"
 #include "models/workload/exec_plan.h"
 #include "sim/run/run_config.h"
 #include "sim/simulation.h"
@@ -17,6 +18,9 @@ namespace memsim {
 // steps; otherwise every operator runs once, in order. Throws PlanStopped when the
 // planner gives up (thrash).
 ExecPlan execution_plan(const Workload& w, const Scenario& s, const RunConfig& config);
+// The same with what the planner reports for the summary's details (the optimal planner's
+// bound and gap).
+PlannerOutput planned_execution(const Workload& w, const Scenario& s, const RunConfig& config);
 
 // The simulation of a loaded workload; a planner that stopped gives a summary saying why.
 RunResult run_simulation(const Scenario& s, const Workload& w);

@@ -72,6 +72,7 @@ struct RecomputeSpec {
     std::string planner;    // empty: no planned recomputation
     HeuristicParams params;
     std::optional<double> max_overhead;
+    std::optional<double> time_limit_ms;  // the optimal planner's solver (models/recompute/optimal/)
 };
 
 struct PolicySpec {

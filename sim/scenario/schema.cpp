@@ -77,7 +77,7 @@ const Field& schema() {
             {"recompute", Kind::Map, {
                 {"heuristic", Kind::String, {}, eviction_heuristic_names()},
                 {"planner", Kind::String, {}, recompute_planner_names()},
-                {"seed", Kind::Int}, {"max_overhead", Kind::Float},
+                {"seed", Kind::Int}, {"max_overhead", Kind::Float}, {"time_limit", Kind::Time},
                 {"a", Kind::Float}, {"b", Kind::Float}, {"c", Kind::Float}, {"d", Kind::Float}}}}},
         {"output", Kind::Map, {
             {"dir", Kind::String}, {"events", Kind::Bool}, {"gantt", Kind::Bool}, {"trace", Kind::Bool}}},

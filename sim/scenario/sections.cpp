@@ -147,6 +147,8 @@ PolicySpec parse_policy(const YAML::Node& n, const Parser& p) {
             s.recompute.heuristic = p.choice(r["heuristic"], "policy.recompute.heuristic", eviction_heuristic_names());
         if (r["planner"])
             s.recompute.planner = p.choice(r["planner"], "policy.recompute.planner", recompute_planner_names());
+        if (r["time_limit"])
+            s.recompute.time_limit_ms = p.with_units(r["time_limit"], "policy.recompute.time_limit", parse_time_ms);
         if (r["seed"]) s.recompute.params.seed = p.scalar<std::uint64_t>(r["seed"], "policy.recompute.seed", "an integer >= 0");
         if (r["max_overhead"]) {
             s.recompute.max_overhead = p.scalar<double>(r["max_overhead"], "policy.recompute.max_overhead", "a number");

@@ -58,6 +58,8 @@ void check_value_limits(const Scenario& s) {
     check_range(s, "policy.swap.prefetch.lead_ms", s.policy.swap.prefetch.lead_ms, 0.0, kMaxLatencyMs, " ms");
     if (s.policy.recompute.max_overhead)
         check_range(s, "policy.recompute.max_overhead", *s.policy.recompute.max_overhead, 0.0, kMaxOverhead, "");
+    if (s.policy.recompute.time_limit_ms)
+        check_range(s, "policy.recompute.time_limit", *s.policy.recompute.time_limit_ms, 1.0, kMaxLatencyMs, " ms");
     const HeuristicParams& h = s.policy.recompute.params;
     for (auto [key, value] : {std::pair{"a", h.a}, {"b", h.b}, {"c", h.c}, {"d", h.d}})
         if (!std::isfinite(value))

@@ -214,6 +214,21 @@ Chart metric_chart(const SweepPlan& plan, const std::vector<PointResult>& result
         // Categories have no order between them: markers only, no line joining them.
         if (added) chart.series.push_back({name, {}, axis.numeric});
         chart.series[it->second].points.push_back({x, y, tip});
+        // The optimal planner's proven bound where it is not proven optimal (docs/optimal.md):
+        // a series of its own under the plan's.
+        if (std::string(metric.key) == "time_ms" && r.summary.contains("details")) {
+            const auto& d = r.summary["details"];
+            const double time = r.summary[metric.key].get<double>();
+            if (time > 0 && d.contains("optimal_bound_ms") && d.contains("optimal_proven") &&
+                d["optimal_proven"].get<double>() < 0.5) {
+                const double bound = d["optimal_bound_ms"].get<double>() * (y / time);
+                auto [b, new_bound] = series_index.emplace(name + " (bound)", chart.series.size());
+                if (new_bound) chart.series.push_back({name + " (bound)", {}, axis.numeric});
+                chart.series[b->second].points.push_back(
+                    {x, bound, describe_point(plan, r) + fmt::format("\nno plan of the optimal planner's class is faster "
+                                                                     "than {:.3f} ms", d["optimal_bound_ms"].get<double>())});
+            }
+        }
     }
     return chart;
 }

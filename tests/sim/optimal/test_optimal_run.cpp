@@ -1,0 +1,146 @@
+// `policy.recompute.planner: optimal` through the run pipeline: the dynamic heuristics'
+// runs as candidates (forked), the summary's details, and the promise that the optimal
+// plan is never slower than any heuristic at the same budget (docs/optimal.md).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "models/recompute/eviction_heuristic.h"
+#include "models/recompute/optimal/optimal_planner.h"
+#include "models/workload/input_error.h"
+#include "sim/optimal/heuristic_runs.h"
+#include "sim/output/run_header.h"
+#include "sim/run/run_pipeline.h"
+#include "sim/scenario/scenario.h"
+#include "sim/summary.h"
+#include "sim/workload_factory.h"
+
+using namespace memsim;
+
+namespace {
+
+Scenario scenario(const std::string& workload, double ratio, const std::string& recompute) {
+    return parse_scenario(fmt::format("workload: {}\nplatform: {{memory: {{budget_ratio: {}}}}}\n"
+                                      "policy: {{allocator: os, recompute: {}}}\n",
+                                      workload, ratio, recompute),
+                          "test");
+}
+
+}  // namespace
+
+TEST_CASE("optimal: a run reports what the planner proved in the summary details and its header") {
+    const Scenario s = scenario("{synthetic: chain, n: 6}", 0.8, "{planner: optimal}");
+    const Workload w = load_workload(s);
+    const RunResult r = run_simulation(s, w);
+    REQUIRE(r.summary.status == "ok");
+    CHECK(r.summary.details.at("optimal_proven") == 1.0);
+    CHECK(r.summary.details.at("optimal_method") == 1.0);  // the chain's dynamic program
+    CHECK(r.summary.details.at("optimal_gap") == 0.0);
+    CHECK(r.summary.details.at("optimal_objective_ms") == Approx(r.summary.time_ms).epsilon(1e-9));
+    CHECK(r.summary.details.at("optimal_bound_ms") == r.summary.details.at("optimal_objective_ms"));
+    CHECK(r.summary.recomputed_ops > 0);
+    const RunHeader h = run_header(s, w, r.summary);
+    bool said = false;
+    for (const auto& [name, value] : h.settings)
+        if (name == "recompute") {
+            CHECK(value == fmt::format("planner optimal: optimal by chain dp, no plan of its class under {:.3f} ms",
+                                       r.summary.details.at("optimal_bound_ms")));
+            said = true;
+        }
+    CHECK(said);
+}
+
+TEST_CASE("optimal: the heuristic runs become candidates with one per heuristic that finished") {
+    const Scenario s = scenario("{synthetic: branching, n: 10}", 0.7, "{planner: optimal}");
+    const Workload w = load_workload(s);
+    const std::vector<optimal::CandidatePlan> runs = heuristic_runs(s, w);
+    REQUIRE(!runs.empty());
+    CHECK(runs.size() <= eviction_heuristic_names().size());
+    for (const optimal::CandidatePlan& c : runs) {
+        INFO(c.name);
+        std::size_t computes = 0;
+        for (const PlanStep& step : c.plan) computes += step.kind == StepKind::Compute ? 1 : 0;
+        CHECK(computes == w.ops.size());
+    }
+}
+
+TEST_CASE("optimal: never slower than any heuristic on the synthetic workloads") {
+    std::size_t compared = 0;
+    for (const std::string workload : {"{synthetic: chain, n: 12}", "{synthetic: uniform_linear, n: 16}",
+                                       "{synthetic: branching, n: 10}"})
+        for (const double ratio : {0.5, 0.7, 0.9}) {
+            Scenario opt = scenario(workload, ratio, "{planner: optimal, time_limit: 2s}");
+            const Workload w = load_workload(opt);
+            RunResult best;
+            try {
+                best = run_simulation(opt, w);
+            } catch (const InputError&) {
+                continue;  // below the largest working set: no policy runs, none is compared
+            }
+            for (const std::string& h : eviction_heuristic_names()) {
+                const RunResult r = run_simulation(scenario(workload, ratio, "{heuristic: " + h + "}"), w);
+                if (r.summary.status != "ok") continue;
+                INFO(workload << " at " << ratio << ": " << h << " " << r.summary.time_ms << " ms, optimal "
+                              << best.summary.status << " " << best.summary.time_ms << " ms");
+                REQUIRE(best.summary.status == "ok");
+                CHECK(best.summary.time_ms <= r.summary.time_ms * (1 + 1e-9));
+                ++compared;
+            }
+        }
+    CHECK(compared >= 30);
+}
+
+TEST_CASE("optimal: policy.recompute.time_limit is a duration in range") {
+    const Scenario s = scenario("{synthetic: chain, n: 4}", 0.9, "{planner: optimal, time_limit: 90s}");
+    CHECK(s.policy.recompute.time_limit_ms == 90000.0);
+    CHECK_THROWS_WITH(scenario("{synthetic: chain, n: 4}", 0.9, "{planner: optimal, time_limit: 0s}"),
+                      Catch::Contains("policy.recompute.time_limit") && Catch::Contains("out of range"));
+}
+
+// Every workload the repository ships (the example MLP profile at each batch, the traced
+// logs, the synthetic kinds at small sizes): the plan the planner returns, replayed by the
+// engine with no I/O, takes the program's time to 1e-9 and stays within the budget. The
+// traced logs are beyond the integer program: their plan is the best candidate's.
+TEST_CASE("optimal: on every shipped workload the engine replays the plan in the time the program predicts and within the budget") {
+    // Shortest iterations first: SimGrid's clock goes on from one simulation to the next in
+    // a process, and its absolute value limits the precision of a short run's time.
+    const std::vector<std::string> workloads{"{synthetic: mlp, batch: 2, layers: 2, width: 8}",
+                                             "{profile: examples/mlp, batch: 1}",
+                                             "{profile: examples/mlp, batch: 4}",
+                                             "{profile: examples/mlp, batch: 8}",
+                                             "{synthetic: uniform_linear, n: 20}",
+                                             "{synthetic: chain, n: 10}",
+                                             "{synthetic: branching, n: 8}",
+                                             "{dtr_log: examples/traced/resnet18_b2.log}",
+                                             "{dtr_log: examples/traced/mobilenet_v2_b8.log}"};
+    std::size_t replayed = 0;
+    for (const std::string& workload : workloads)
+        for (const double ratio : {0.6, 0.8, 1.0}) {
+            const Scenario s = scenario(workload, ratio, "{planner: optimal}");
+            const Workload w = load_workload(s);
+            const auto budget = static_cast<std::uint64_t>(
+                std::floor(static_cast<double>(optimal::check_schedule(optimal::make_problem(w, ~0ull),
+                                                                       optimal::empty_schedule(optimal::make_problem(w, 0)))
+                                                   .peak_bytes) *
+                           ratio));
+            optimal::OptimalOptions options;
+            options.time_limit_s = 2;
+            options.max_lp_columns = 20000;  // what is proven does not matter here, only the replay
+            const optimal::OptimalResult r = optimal::solve_optimal(w, budget, options);
+            INFO(workload << " at " << ratio << ": " << budget << " B, " << optimal::status_text(r) << " " << r.reason);
+            if (r.status == optimal::OptimalStatus::Infeasible) continue;
+            Scenario plain = scenario(workload, ratio, "{}");
+            plain.platform.memory_budget_ratio.reset();
+            plain.platform.memory_budget = budget;
+            const RunResult run = simulate(w, plain, r.plan);
+            INFO(fmt::format("replayed {:.17g} ms, predicted {:.17g} ms", run.summary.time_ms, r.time_ms));
+            REQUIRE(run.summary.status == "ok");
+            CHECK(std::abs(run.summary.time_ms - r.time_ms) <= 1e-9 * std::max(r.time_ms, 1e-6));
+            CHECK(run.summary.live_peak_bytes <= budget);
+            ++replayed;
+        }
+    CHECK(replayed >= 15);
+}
