@@ -93,8 +93,8 @@ std::string report(const Scenario& base, const CompareOutcome& outcome) {
     out += "time_ms: simulated iteration time; moved: bytes written to and read from the disk; recomputed: operators re-run\n";
     if (best) {
         const double proven = detail(*best, "optimal_proven", 0);
-        out += fmt::format("optimal: {} ({}): no recomputation plan of its class runs in less than {:.3f} ms; vs optimal: "
-                           "each run's time over the optimal plan's (docs/optimal.md)\n",
+        out += fmt::format("optimal planner: {} by {}; no recomputation plan of its class runs in less than {:.3f} ms; vs "
+                           "optimal: each run's time over the optimal plan's (docs/optimal.md)\n",
                            optimal::status_text(proven, detail(*best, "optimal_gap", 0)),
                            optimal::method_name(detail(*best, "optimal_method", 0)), detail(*best, "optimal_bound_ms", 0));
         for (const CompareRow& row : outcome.ranked)

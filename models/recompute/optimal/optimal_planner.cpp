@@ -43,7 +43,7 @@ void solve_with_milp(const RematProblem& p, const OptimalOptions& options, const
             r.status = OptimalStatus::Infeasible;
             r.reason = "infeasible: CBC proved that no plan of the program's class fits the budget";
         } else {
-            r.reason = "CBC proved the program infeasible, yet a candidate fits (outside the program's class): its plan is kept";
+            r.reason = "CBC declared the program infeasible, yet a candidate fits it (numerical trouble): its plan is kept";
         }
         return;
     }
@@ -164,7 +164,8 @@ OptimalResult solve_optimal(const Workload& w, std::uint64_t budget_bytes, const
                         r.reason = "infeasible: the chain's dynamic program finds no plan within the budget";
                         return r;
                     }
-                    r.reason = "the chain's dynamic program finds no plan, yet a candidate fits (outside the program's class)";
+                    r.reason = "the chain's dynamic program finds no plan, yet a candidate fits (one that recomputes a backward "
+                               "op, which the recursion leaves out): its plan is kept";
                 } else {
                     take_if_better(p, r, *dp->schedule);
                     r.bound_ms = r.compute_ms + dp->recompute_ms;

@@ -19,11 +19,11 @@ namespace memsim::optimal {
 
 struct OptimalOptions {
     double time_limit_s = 60.0;           // for CBC (policy.recompute.time_limit)
-    // Larger programs: the linear relaxation only (CBC proves little there within a minute,
+    // Larger programs: the linear relaxation only (CBC proves nothing there within a minute,
     // docs/optimal.md "Sizes and times"); larger still: the best candidate, with the compute
-    // time as the bound (CLP needs about a minute for 165,000 columns here).
+    // time as the bound (CLP needs a minute for about 165,000 columns here).
     std::size_t max_milp_columns = 20000;
-    std::size_t max_lp_columns = 200000;
+    std::size_t max_lp_columns = 120000;
     std::size_t max_dp_work = 400000000;  // chain DP cells x splits; above: as any other graph
     bool use_chain_dp = true;
     bool use_milp = true;                 // false: the chain DP or the candidates only

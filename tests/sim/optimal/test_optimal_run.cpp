@@ -16,6 +16,8 @@
 #include "sim/run/run_pipeline.h"
 #include "sim/scenario/scenario.h"
 #include "sim/summary.h"
+#include "sim/sweep/sweep_plots.h"
+#include "file_support.h"
 #include "sim/workload_factory.h"
 
 using namespace memsim;
@@ -143,4 +145,36 @@ TEST_CASE("optimal: on every shipped workload the engine replays the plan in the
             ++replayed;
         }
     CHECK(replayed >= 15);
+}
+
+// A sweep over policy and budget: where the optimal planner's optimum is not proven, the
+// time plot draws its bound as a series of its own under the optimal plan's line.
+TEST_CASE("optimal: a sweep plot of time against the budget draws the bound where the optimum is not proven") {
+    SweepPlan plan;
+    plan.scenario_name = "bound";
+    const std::string dtr = "{allocator: os, recompute: {heuristic: dtr}}";
+    const std::string opt = "{allocator: os, recompute: {planner: optimal}}";
+    plan.parameters = {{"policy", {dtr, opt}}, {"platform.memory.budget_ratio", {"0.5", "0.7"}}};
+    std::vector<PointResult> results;
+    int index = 0;
+    for (const std::string& policy : {dtr, opt})
+        for (const char* ratio : {"0.5", "0.7"}) {
+            SweepPoint point{++index, {policy, ratio}};
+            plan.points.push_back(point);
+            nlohmann::json summary = {{"status", "ok"}, {"time_ms", ratio == std::string("0.5") ? 120.0 : 110.0},
+                                      {"peak_bytes", 100}, {"stall_ms", 0.0}};
+            if (policy == opt)
+                summary["details"] = {{"optimal_proven", ratio == std::string("0.5") ? 0.0 : 1.0}, {"optimal_bound_ms", 101.5}};
+            results.push_back({point, "ok", "", summary});
+        }
+    const auto dir = test::fresh_dir("optimal_bound_plot");
+    write_sweep_plots(plan, results, dir.string());
+    const std::string svg = test::read_file(dir / "plot_time_ms_vs_platform.memory.budget_ratio.svg");
+    CHECK_THAT(svg, Catch::Contains("data-name=\"planner=optimal (bound)\""));
+    CHECK_THAT(svg, Catch::Contains("no plan of the optimal planner's class is faster than 101.500 ms"));
+    // Only the unproven point (50%) has a bound.
+    std::size_t tips = 0;
+    for (std::size_t at = svg.find("class is faster than"); at != std::string::npos; at = svg.find("class is faster than", at + 1))
+        ++tips;
+    CHECK(tips == 1);
 }
