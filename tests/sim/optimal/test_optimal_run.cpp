@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -177,4 +178,43 @@ TEST_CASE("optimal: a sweep plot of time against the budget draws the bound wher
     for (std::size_t at = svg.find("class is faster than"); at != std::string::npos; at = svg.find("class is faster than", at + 1))
         ++tips;
     CHECK(tips == 1);
+}
+
+// Infeasible budgets through a run. The graph is the one CBC proves infeasible at 11 B
+// (tests/models/recompute/test_optimal_planner.cpp): X: () -> x (8 B, 4 ms), A: x -> a,
+// B: x -> b (2 B each; B frees x), dB: b -> gb, dA: a, gb -> ga; its largest working set
+// is 10 B (x and a, or x and b). Below 10 B `memsim run` refuses the budget before any
+// planner runs, naming the operator; at 10 and 11 B the run ends `infeasible` with CBC's
+// reason and no engine run; at 12 B (the plan-free peak: x a b while B runs) it finishes
+// in its compute time, 8 ms.
+TEST_CASE("optimal: an infeasible budget ends the run as infeasible with the reason, not a solver error") {
+    Workload w;
+    w.name = "hand";
+    for (const auto& [name, bytes, producer] : std::vector<std::tuple<const char*, std::uint64_t, int>>{
+             {"x", 8, 0}, {"a", 2, 1}, {"b", 2, 2}, {"gb", 2, 3}, {"ga", 2, 4}})
+        w.tensors.push_back(Tensor{name, bytes, producer, false, false, -1});
+    w.ops = {Op{"X", 4.0, {}, {0}, {}, {}, {}}, Op{"A", 1.0, {0}, {1}, {}, {}, {}}, Op{"B", 1.0, {0}, {2}, {}, {0}, {}},
+             Op{"dB", 1.0, {2}, {3}, {}, {2}, {}}, Op{"dA", 1.0, {1, 3}, {4}, {}, {1, 3}, {}}};
+    w.forward_end = 3;
+    const auto at = [](int bytes) {
+        return parse_scenario(fmt::format("workload: {{synthetic: chain, n: 2}}\nplatform: {{memory: {{budget: {}B}}}}\n"
+                                          "policy: {{allocator: os, recompute: {{planner: optimal, time_limit: 5s}}}}\n",
+                                          bytes),
+                              "test");
+    };
+    CHECK_THROWS_WITH(run_simulation(at(9), w),
+                      Catch::Contains("the budget") && Catch::Contains("(9 B) is below the working set of operator 1 'A'") &&
+                          Catch::Contains("(10 B)"));
+    for (const int bytes : {10, 11}) {
+        INFO(bytes << " B");
+        const RunResult r = run_simulation(at(bytes), w);
+        CHECK(r.summary.status == "infeasible");
+        CHECK(r.summary.message == "optimal: infeasible: CBC proved that no plan of the program's class fits the budget");
+        CHECK(r.summary.time_ms == 0.0);
+    }
+    const RunResult fits = run_simulation(at(12), w);
+    REQUIRE(fits.summary.status == "ok");
+    CHECK(fits.summary.time_ms == Approx(8.0).epsilon(1e-9));
+    CHECK(fits.summary.recomputed_ops == 0);
+    CHECK(fits.summary.live_peak_bytes == 12);
 }
