@@ -42,10 +42,22 @@ void add_trace_sidecar(nlohmann::json& info, const std::string& log_path) {
             throw InputError(fmt::format("{}: field {} must be a positive integer, got {}", path, field,
                                          meta.contains(field) ? meta[field].dump() : "nothing"));
     const auto untraced = meta["untraced_iteration_ns"].get<long long>();
+    const double op_sum = info["baseline_compute_ns"].get<double>();
+    const double share = op_sum / static_cast<double>(untraced);
     info["traced_untraced_iteration_ns"] = untraced;
-    info["traced_op_time_share"] =
-        std::round(info["baseline_compute_ns"].get<double>() / static_cast<double>(untraced) * 1000.0) / 1000.0;
+    info["traced_op_time_share"] = std::round(share * 1000.0) / 1000.0;
     info["traced_tracer_peak_bytes"] = meta["tracer_peak_bytes"];
+    // The tracer's OP_TIME_TOLERANCE (tools/trace/tracer.py; docs/tracing.md, "Operator
+    // times against the iteration").
+    constexpr double kOpTimeTolerance = 0.25;
+    if (std::abs(share - 1.0) > kOpTimeTolerance) {
+        const auto shown = [](double ns) { return ns < 1e9 ? fmt::format("{:.1f} ms", ns / 1e6) : fmt::format("{:.1f} s", ns / 1e9); };
+        info["traced_op_time_warning"] = fmt::format(
+            "the operators' times sum to {}, {:.2f}x the untraced iteration ({}), outside the tolerance of {:.0f}%: "
+            "memsim replays operator times, so run reports {} as the no-policy time and every overhead is relative "
+            "to it (docs/tracing.md)",
+            shown(op_sum), share, shown(static_cast<double>(untraced)), kOpTimeTolerance * 100, shown(op_sum));
+    }
 }
 
 }  // namespace
