@@ -106,10 +106,18 @@ def _report_fd_in(argv):
         return None
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a bad argument reported in one line (exit status 1)."""
+
+    def error(self, message):
+        print(f"memsim trace: error: {message} (memsim trace --help lists the options)", file=sys.stderr)
+        sys.exit(1)
+
+
 def main(argv=None) -> int:
     global _stop
     _stop = None
-    parser = argparse.ArgumentParser(prog="memsim trace", description=(
+    parser = _Parser(prog="memsim trace", description=(
         "Trace one training iteration (forward, loss, backward, optimizer step) into a DTR operator log "
         "that memsim replays (docs/tracing.md)."))
     parser.add_argument("model", nargs="?", help="a torchvision classification model name, or FILE.py:factory")
@@ -127,7 +135,7 @@ def main(argv=None) -> int:
     parser.add_argument("--report-fd", type=int, help=argparse.SUPPRESS)  # memsim trace's completion pipe
     try:
         args = parser.parse_args(argv)
-    except SystemExit as e:  # argparse printed the usage error (status 2), or --help (0)
+    except SystemExit as e:  # a bad argument (status 1, reported by _Parser.error), or --help (0)
         _report(_report_fd_in(sys.argv[1:] if argv is None else argv), "ok" if e.code == 0 else "error")
         raise
     if args.report_fd is not None:
@@ -139,7 +147,10 @@ def main(argv=None) -> int:
         if args.list:
             from tools.trace.models import classification_models
 
-            print("\n".join(classification_models()))
+            try:
+                print("\n".join(classification_models()), flush=True)
+            except BrokenPipeError:  # `memsim trace --list | head`: the reader has what it wanted
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             _report(args.report_fd, "ok")
             return 0
         if not args.model or not args.out:

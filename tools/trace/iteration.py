@@ -6,7 +6,7 @@ from one iteration to the next (docs/tracing.md).
 """
 import torch
 
-from tools.trace.models import OPTIMIZERS, TraceError  # noqa: F401 (OPTIMIZERS: imported from here too)
+from tools.trace.models import TraceError
 
 
 def make_optimizer(name: str, model):

@@ -218,6 +218,12 @@ class CommandErrors(unittest.TestCase):
                       done.stderr)
         self.assertIn("scripts/setup.sh installs Debian's python3-torch", done.stderr)
 
+    def test_list_into_a_closed_pipe(self):
+        """`memsim trace --list | head -1`: the reader closes the pipe early; no error."""
+        done = subprocess.run(f"'{MEMSIM}' trace --list | head -1", shell=True, cwd=REPO, capture_output=True,
+                              text=True)
+        self.assertEqual((done.stdout, done.stderr), ("alexnet\n", ""))
+
     def test_unknown_model_through_memsim(self):
         with tempfile.TemporaryDirectory() as d:
             done = memsim("trace", "lenet", "--out", os.path.join(d, "l.log"))

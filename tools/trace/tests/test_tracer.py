@@ -201,6 +201,13 @@ class Errors(unittest.TestCase):
         self.assertIn("Traceback (most recent call last)", err)
         self.assertIn('raise ValueError("this factory always fails")', err)
 
+    def test_bad_argument_in_one_line(self):
+        with self.assertRaises(SystemExit) as stop, contextlib.redirect_stderr(io.StringIO()) as err:
+            main(["resnet18", "--out", "unused.log", "--input-shape", "3,a,4"])
+        self.assertEqual(stop.exception.code, 1)
+        self.assertEqual(err.getvalue(), "memsim trace: error: argument --input-shape: --input-shape must be integers "
+                                         "like 3,224,224, got '3,a,4' (memsim trace --help lists the options)\n")
+
     def test_missing_factory_function(self):
         self.assertIn("has no function 'nothing'", self.fails(f"{TINY}:nothing"))
 
