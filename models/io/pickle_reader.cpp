@@ -53,7 +53,6 @@ const char* refused_opcode(unsigned char op) {
         case 0x97: case 0x98: return "NEXT_BUFFER (an out-of-band buffer)";
         case 0x8f: case 0x90: case 0x91: return "EMPTY_SET/ADDITEMS/FROZENSET (a set)";
         case 'S': case 'T': case 'U': return "STRING (a Python 2 str)";
-        case 'V': return "UNICODE (a protocol-0 text string)";
         default: return nullptr;
     }
 }
@@ -82,6 +81,44 @@ bool valid_utf8(std::string_view s) {
         i += extra + 1;
     }
     return true;
+}
+
+void append_utf8(std::string& out, std::uint32_t cp) {
+    if (cp < 0x80) {
+        out.push_back(static_cast<char>(cp));
+    } else if (cp < 0x800) {
+        out.push_back(static_cast<char>(0xc0 | (cp >> 6)));
+        out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
+    } else if (cp < 0x10000) {
+        out.push_back(static_cast<char>(0xe0 | (cp >> 12)));
+        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
+        out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
+    } else {
+        out.push_back(static_cast<char>(0xf0 | (cp >> 18)));
+        out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3f)));
+        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
+        out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
+    }
+}
+
+// Protocol 0's UNICODE argument (raw-unicode-escape): latin-1 bytes, with \uXXXX and
+// \UXXXXXXXX for the rest. nullopt: a code point out of range.
+std::optional<std::string> raw_unicode_escape(std::string_view s) {
+    std::string out;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        const std::size_t digits = c == '\\' && i + 1 < s.size() ? (s[i + 1] == 'u' ? 4 : s[i + 1] == 'U' ? 8 : 0) : 0;
+        std::uint32_t cp = 0;
+        if (digits && i + 1 + digits < s.size() + 0 && std::from_chars(s.data() + i + 2, s.data() + i + 2 + digits, cp, 16).ptr ==
+                                                            s.data() + i + 2 + digits) {
+            if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return std::nullopt;
+            append_utf8(out, cp);
+            i += 1 + digits;
+        } else {
+            append_utf8(out, c);
+        }
+    }
+    return out;
 }
 
 class Unpickler {
@@ -291,6 +328,12 @@ private:
                 return false;
             }
             case 'X': stack_.push_back(text(at, take(at, uint(at, 4)), true)); return false;
+            case 'V': {
+                const std::optional<std::string> decoded = raw_unicode_escape(line(at));
+                if (!decoded) fail(at, "a protocol-0 string with an escape that is not a character");
+                stack_.push_back(text(at, *decoded, true));
+                return false;
+            }
             case 0x8c: stack_.push_back(text(at, take(at, uint(at, 1)), true)); return false;
             case 0x8d: stack_.push_back(text(at, take(at, uint(at, 8)), true)); return false;
             case 'B': stack_.push_back(text(at, take(at, uint(at, 4)), false)); return false;

@@ -128,8 +128,10 @@ SnapshotWorkload snapshot_workload(const MemorySnapshot& s, const std::string& p
     }
     if (w.ops.empty())
         throw InputError(fmt::format("{}: the trace of device {} holds no allocation to replay", path, device));
-    for (const auto& [address, t] : live) w.ops.back().release.push_back(t);  // still held at the end
-    std::sort(w.ops.back().release.begin(), w.ops.back().release.end());
+    std::vector<TensorId> held;  // still held at the end: released after the last operator, in tensor order
+    for (const auto& [address, t] : live) held.push_back(t);
+    std::sort(held.begin(), held.end());
+    w.ops.back().release.insert(w.ops.back().release.end(), held.begin(), held.end());
     rec.streams = streams.size();
     const ForwardEndGuess guess = infer_forward_end(w);
     w.forward_end = std::max(1, guess.forward_end);
