@@ -64,9 +64,11 @@ void TorchCachingAllocator::take_events(std::vector<AllocatorEvent>& out) {
 }
 
 std::string TorchCachingAllocator::out_of_memory(std::uint64_t bytes) {
-    // What PyTorch does before it reports: frees its cache trying (the malloc fails).
-    const bool served = state_.malloc(bytes, -1);
-    if (served) throw std::logic_error("torch_caching: out of memory reported for a request that fits");
+    // What PyTorch does before it reports: frees its cache trying (the malloc fails). A
+    // request the memory manager reports for several tensors at once (dtr semantics make
+    // room for all of an op's outputs) may fit as one block: then nothing changes.
+    torch::State trial = state_;
+    if (!trial.malloc(bytes, -1)) state_ = std::move(trial);
     return torch_oom_figures(state_, bytes);
 }
 

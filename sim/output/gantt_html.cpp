@@ -184,6 +184,10 @@ std::string summary_html(const Summary& s, const EventLog& log) {
     item("overhead", fmt::format("{:.4f}x", s.overhead));
     item("peak", format_bytes_human(s.peak_bytes));
     item("live peak", format_bytes_human(s.live_peak_bytes));
+    if (s.caching) {  // torch_caching: peak is the reserved peak
+        item("allocated peak", format_bytes_human(s.caching->allocated_peak_bytes));
+        item("fragmentation", format_bytes_human(s.caching->fragmentation_bytes));
+    }
     item("compute", fmt::format("{:.3f} ms", s.compute_ms));
     item("stall", fmt::format("{:.3f} ms", s.stall_ms));
     item("recompute", fmt::format("{:.3f} ms ({} ops)", s.recompute_ms, s.recomputed_ops));
