@@ -174,7 +174,8 @@ private:
     // A dict whose string keys are all known.
     const PyValue& dict(const PyValue& v, const std::string& at, std::initializer_list<const char*> known) const {
         if (!v.is(PyValue::Kind::Dict)) wrong(v, at.empty() ? std::string("the top level") : at, "a dict");
-        for (const auto& [k, value] : v.entries()) {
+        for (const auto& entry : v.entries()) {
+            const PyValue& k = entry.first;
             if (!k.is(PyValue::Kind::Str)) fail(at, fmt::format("a key of type {} (keys are field names)", py_kind_name(k.kind)));
             if (std::none_of(known.begin(), known.end(), [&](const char* n) { return k.text == n; }))
                 fail(at, fmt::format("unknown field '{}' (known: {}; the fields of the PyTorch versions in docs/outputs.md)", k.text,

@@ -23,6 +23,7 @@ struct PyValue;
 struct PyContainer {
     std::vector<PyValue> items;                        // list, tuple
     std::vector<std::pair<PyValue, PyValue>> entries;  // dict, in insertion order
+    std::unordered_map<std::string, std::size_t> key_index;  // dict: a key's identity -> its entry (duplicates replace)
     bool frozen = false;  // referred to again: a later change would make a cycle
     int depth = 1;        // nesting below and including it
 };

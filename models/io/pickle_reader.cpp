@@ -233,15 +233,19 @@ private:
                 fail(at, fmt::format("a dict key of unhashable type {}", py_kind_name(key.kind)));
             add_child(at, d, key);
             add_child(at, d, kv[i + 1]);
-            bool replaced = false;
-            for (auto& [k, v] : d.entries)
-                if (k.kind == key.kind && k.kind != PyValue::Kind::Tuple && k.text == key.text && k.integer == key.integer &&
-                    k.boolean == key.boolean && k.real == key.real) {
-                    v = std::move(kv[i + 1]);
-                    replaced = true;
-                    break;
-                }
-            if (!replaced) d.entries.emplace_back(std::move(key), std::move(kv[i + 1]));
+            // A key's identity: its kind and value (1 and True are one key in Python; rare
+            // enough here to keep apart). Tuples are never deduplicated.
+            if (key.kind == PyValue::Kind::Tuple) {
+                d.entries.emplace_back(std::move(key), std::move(kv[i + 1]));
+                continue;
+            }
+            std::string identity(1, static_cast<char>(key.kind));
+            if (key.kind == PyValue::Kind::Str || key.kind == PyValue::Kind::Bytes) identity += key.text;
+            else if (key.kind == PyValue::Kind::Float) identity += std::to_string(std::bit_cast<std::uint64_t>(key.real));
+            else identity += std::to_string(key.kind == PyValue::Kind::Bool ? key.boolean : key.integer);
+            const auto [slot, added] = d.key_index.emplace(std::move(identity), d.entries.size());
+            if (added) d.entries.emplace_back(std::move(key), std::move(kv[i + 1]));
+            else d.entries[slot->second].second = std::move(kv[i + 1]);
         }
     }
     std::int64_t text_integer(std::size_t at, std::string_view s) {

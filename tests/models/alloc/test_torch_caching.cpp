@@ -104,7 +104,7 @@ TEST_CASE("torch_caching: small requests share a 2 MiB segment, large ones a 20 
     CHECK(segment_events(a) == std::vector<std::string>{"segment_alloc @0 2M", "segment_alloc @2 20M"});
 }
 
-TEST_CASE("torch_caching: no split when at most 1 MiB would be left in the large pool; the block keeps it") {
+TEST_CASE("torch_caching: no split when at most 1 MiB would be left in the large pool, the block keeps it") {
     TorchCachingAllocator a;
     alloc(a, 1, 19 * MiB + MiB / 2);  // 20 MiB segment, 512 KiB left: not split
     CHECK(test::torch_layout(a.state()) == "@0M 20M[a:20M]");
