@@ -28,10 +28,11 @@ std::string torch_oom_figures(const torch::State& state, std::uint64_t bytes) {
     const std::uint64_t free_bytes = capacity && *capacity > state.reserved ? *capacity - state.reserved : 0;
     return fmt::format(
         "torch_caching: tried to allocate {} (a request of {}); the device (the budget) has a total capacity of {} of which {} "
-        "is free; of the allocated memory {} is allocated by PyTorch, and {} is reserved by PyTorch but unallocated; the "
-        "largest free block is {}",
+        "is free; of the allocated memory {} is allocated by PyTorch, and {} is reserved by PyTorch but unallocated ({} "
+        "reserved); the largest free block is {}",
         size_text(r.alloc_size), size_text(bytes), capacity ? size_text(*capacity) : std::string("unlimited"), size_text(free_bytes),
-        size_text(state.allocated), size_text(state.reserved - state.allocated), size_text(state.largest_free_block()));
+        size_text(state.allocated), size_text(state.reserved - state.allocated), size_text(state.reserved),
+        size_text(state.largest_free_block()));
 }
 
 }  // namespace memsim

@@ -189,8 +189,8 @@ TEST_CASE("torch_caching: out of memory reports PyTorch's figures after freeing 
     CHECK(figures ==
           "torch_caching: tried to allocate 10.00 MiB (10485760 B) (a request of 10.00 MiB (10485760 B)); the device (the "
           "budget) has a total capacity of 27.00 MiB (28311552 B) of which 7.00 MiB (7340032 B) is free; of the allocated "
-          "memory 20.00 MiB (20971520 B) is allocated by PyTorch, and 0 bytes is reserved by PyTorch but unallocated; the "
-          "largest free block is 0 bytes");
+          "memory 20.00 MiB (20971520 B) is allocated by PyTorch, and 0 bytes is reserved by PyTorch but unallocated (20.00 MiB "
+          "(20971520 B) reserved); the largest free block is 0 bytes");
     std::vector<AllocatorEvent> events;
     a.take_events(events);
     REQUIRE(events.size() >= 2);
