@@ -10,31 +10,10 @@
 #include <fmt/format.h>
 
 #include "models/io/pickle.h"
+#include "models/io/pickle_text.h"
 #include "models/workload/input_error.h"
 
 namespace memsim {
-
-const char* py_kind_name(PyValue::Kind kind) {
-    switch (kind) {
-        case PyValue::Kind::None: return "None";
-        case PyValue::Kind::Bool: return "bool";
-        case PyValue::Kind::Int: return "int";
-        case PyValue::Kind::Float: return "float";
-        case PyValue::Kind::Str: return "str";
-        case PyValue::Kind::Bytes: return "bytes";
-        case PyValue::Kind::List: return "list";
-        case PyValue::Kind::Tuple: return "tuple";
-        case PyValue::Kind::Dict: return "dict";
-    }
-    return "?";
-}
-
-const PyValue* PyValue::get(std::string_view key) const {
-    if (kind != Kind::Dict) return nullptr;
-    for (const auto& [k, v] : container->entries)
-        if (k.kind == Kind::Str && k.text == key) return &v;
-    return nullptr;
-}
 
 namespace {
 
@@ -55,70 +34,6 @@ const char* refused_opcode(unsigned char op) {
         case 'S': case 'T': case 'U': return "STRING (a Python 2 str)";
         default: return nullptr;
     }
-}
-
-bool valid_utf8(std::string_view s) {
-    for (std::size_t i = 0; i < s.size();) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        if (c < 0x80) {
-            ++i;
-            continue;
-        }
-        std::size_t extra = 0;
-        std::uint32_t cp = 0;
-        if ((c >> 5) == 6) extra = 1, cp = c & 0x1f;
-        else if ((c >> 4) == 14) extra = 2, cp = c & 0x0f;
-        else if ((c >> 3) == 30) extra = 3, cp = c & 0x07;
-        else return false;
-        if (s.size() - i <= extra) return false;
-        for (std::size_t k = 1; k <= extra; ++k) {
-            const auto cc = static_cast<unsigned char>(s[i + k]);
-            if ((cc >> 6) != 2) return false;
-            cp = (cp << 6) | (cc & 0x3f);
-        }
-        const std::uint32_t lowest[] = {0, 0x80, 0x800, 0x10000};
-        if (cp < lowest[extra] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
-        i += extra + 1;
-    }
-    return true;
-}
-
-void append_utf8(std::string& out, std::uint32_t cp) {
-    if (cp < 0x80) {
-        out.push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-        out.push_back(static_cast<char>(0xc0 | (cp >> 6)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-    } else if (cp < 0x10000) {
-        out.push_back(static_cast<char>(0xe0 | (cp >> 12)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-    } else {
-        out.push_back(static_cast<char>(0xf0 | (cp >> 18)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3f)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-    }
-}
-
-// Protocol 0's UNICODE argument (raw-unicode-escape): latin-1 bytes, with \uXXXX and
-// \UXXXXXXXX for the rest. nullopt: a code point out of range.
-std::optional<std::string> raw_unicode_escape(std::string_view s) {
-    std::string out;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        const std::size_t digits = c == '\\' && i + 1 < s.size() ? (s[i + 1] == 'u' ? 4 : s[i + 1] == 'U' ? 8 : 0) : 0;
-        std::uint32_t cp = 0;
-        if (digits && i + 1 + digits < s.size() + 0 && std::from_chars(s.data() + i + 2, s.data() + i + 2 + digits, cp, 16).ptr ==
-                                                            s.data() + i + 2 + digits) {
-            if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return std::nullopt;
-            append_utf8(out, cp);
-            i += 1 + digits;
-        } else {
-            append_utf8(out, c);
-        }
-    }
-    return out;
 }
 
 class Unpickler {
@@ -197,7 +112,7 @@ private:
         return v;
     }
     PyValue text(std::size_t at, std::string_view s, bool is_str) {
-        if (is_str && !valid_utf8(s)) fail(at, "a string that is not valid UTF-8");
+        if (is_str && !pickle_text::valid_utf8(s)) fail(at, "a string that is not valid UTF-8");
         PyValue v = scalar(is_str ? PyValue::Kind::Str : PyValue::Kind::Bytes);
         v.text = std::string(s);
         return v;
@@ -333,7 +248,7 @@ private:
             }
             case 'X': stack_.push_back(text(at, take(at, uint(at, 4)), true)); return false;
             case 'V': {
-                const std::optional<std::string> decoded = raw_unicode_escape(line(at));
+                const std::optional<std::string> decoded = pickle_text::raw_unicode_escape(line(at));
                 if (!decoded) fail(at, "a protocol-0 string with an escape that is not a character");
                 stack_.push_back(text(at, *decoded, true));
                 return false;
