@@ -4,6 +4,7 @@
 
 #include "models/alloc/os_allocator.h"
 #include "models/alloc/pool_allocator.h"
+#include "models/alloc/torch_caching_allocator.h"
 #include "models/plan/planner_allocator.h"
 #include "models/plan/strategies.h"
 
@@ -17,15 +18,20 @@ struct AllocatorTable {
 
     AllocatorTable() {
         rows.push_back({"os", "every tensor its own block: the footprint is the live bytes",
-                        [] { return std::make_unique<OsAllocator>(); }});
+                        [](const AllocatorParams&) { return std::make_unique<OsAllocator>(); }});
         rows.push_back({"pool", "MNN's pool: 64-byte aligned, best fit, split and merge; the peak is what it took from the OS",
-                        [] { return std::make_unique<PoolAllocator>(); }});
+                        [](const AllocatorParams&) { return std::make_unique<PoolAllocator>(); }});
+        rows.push_back({"torch_caching",
+                        "PyTorch's CUDA caching allocator: 512 B rounding, small and large pools of cached segments, best fit, "
+                        "split and merge; PYTORCH_CUDA_ALLOC_CONF options in policy.torch_alloc_conf; the peak is the reserved bytes",
+                        [](const AllocatorParams& p) { return std::make_unique<TorchCachingAllocator>(parse_torch_alloc_conf(p.torch_alloc_conf)); }});
         const auto planners = plan::planner_table();
         planner_names.reserve(planners.size());  // no reallocation: the rows keep views into it
         for (const plan::PlannerRow& p : planners) {
             planner_names.push_back("planner:" + std::string(p.name));
             const std::string strategy(p.name);
-            rows.push_back({planner_names.back(), p.summary, [strategy] { return make_planner_allocator(strategy); }});
+            rows.push_back({planner_names.back(), p.summary,
+                            [strategy](const AllocatorParams&) { return make_planner_allocator(strategy); }});
         }
     }
 };
@@ -41,8 +47,8 @@ std::span<const AllocatorRow> allocator_table() { return table().rows; }
 
 std::vector<std::string> allocator_names() { return row_names(table().rows); }
 
-std::unique_ptr<Allocator> make_allocator(const std::string& name) {
-    if (const AllocatorRow* row = find_row(table().rows, name)) return row->make();
+std::unique_ptr<Allocator> make_allocator(const std::string& name, const AllocatorParams& params) {
+    if (const AllocatorRow* row = find_row(table().rows, name)) return row->make(params);
     throw std::invalid_argument(unknown_name_message("allocator", name, allocator_names()));
 }
 

@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/alloc/allocator.h"
+
 namespace memsim {
 
 struct Summary {
@@ -27,6 +29,9 @@ struct Summary {
     std::optional<std::uint64_t> budget_base_bytes;  // what the ratio is a fraction of: the live-bytes (os) peak
     std::uint64_t peak_bytes = 0;       // the allocator's peak footprint
     std::uint64_t live_peak_bytes = 0;  // exact live bytes peak (os view), whatever the allocator
+    // A caching allocator's own figures (torch_caching): allocated_peak_bytes,
+    // reserved_peak_bytes, fragmentation_bytes, segment_count, segment_allocations.
+    std::optional<CachingFigures> caching;
     double time_ms = 0.0;
     // time_ms / the time of the same workload and platform with no memory policy at all
     // (no budget, no swap, no recompute): sim/run/no_policy_time.h.

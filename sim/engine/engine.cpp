@@ -102,6 +102,8 @@ private:
         sm.swap_mode = c_.swap_mode_label;
         sm.peak_bytes = memory_.allocator().peak_bytes();
         sm.live_peak_bytes = memory_.live_peak();
+        sm.caching = memory_.allocator().caching_figures();
+        result_.log.reports_allocated = sm.caching.has_value();
         sm.iteration_compute_ms = w_.compute_ms() / c_.platform.gpu_speed_scale;  // compute_ms: as ops ran (GpuStream)
         sm.ops = w_.ops.size();
         sm.forward_end = w_.forward_end;

@@ -15,7 +15,15 @@ MemoryManager::MemoryManager(const Workload& w, TensorTable& tensors, Clock& clo
                              std::unique_ptr<Allocator> allocator, std::optional<std::uint64_t> budget, EvictionPolicy policy)
     : w_(w), tensors_(tensors), clock_(clock), log_(log), summary_(summary), allocator_(std::move(allocator)),
       budget_(budget), policy_(std::move(policy)) {
+    allocator_->set_capacity(budget_);
     allocator_->prepare(w_);
+}
+
+void MemoryManager::record_allocator_events(int op) const {
+    std::vector<AllocatorEvent> events;
+    allocator_->take_events(events);
+    if (!log_.recording) return;
+    for (const AllocatorEvent& e : events) log_.allocator_events.push_back({clock_.now(), op, e});
 }
 
 MemoryManager::~MemoryManager() = default;
@@ -28,6 +36,7 @@ void MemoryManager::allocate(TensorId t, int op) {
     }
     if (budget_) make_room(bytes, op);
     allocator_->allocate(t, bytes);
+    record_allocator_events(op);
     log_.resident(clock_.now(), t, true);
     live_bytes_ += bytes;
     live_peak_ = std::max(live_peak_, live_bytes_);
@@ -51,6 +60,7 @@ void MemoryManager::free_memory(TensorId t, int op) {
     if (live_bytes_ < bytes)
         throw InvariantError(fmt::format("op {}: freeing tensor {} would make memory negative", op, w_.tensors[t].name));
     allocator_->release(t);
+    record_allocator_events(op);
     tensors_.unlist_evictable(t);
     log_.resident(clock_.now(), t, false);
     live_bytes_ -= bytes;
@@ -95,8 +105,12 @@ void MemoryManager::make_room(std::uint64_t bytes, int op) {
 }
 
 void MemoryManager::out_of_memory(std::uint64_t bytes, int op) const {
-    throw RunStopped{"oom", oom_message(w_, tensors_, *allocator_, *budget_, bytes, op, [&](TensorId t) { return evictable(t); },
-                                        policy_.heuristic || policy_.spill)};
+    // The allocator's own account first (torch_caching frees its cache trying, as PyTorch does).
+    const std::string figures = allocator_->out_of_memory(bytes);
+    record_allocator_events(op);
+    const std::string message = oom_message(w_, tensors_, *allocator_, *budget_, bytes, op, [&](TensorId t) { return evictable(t); },
+                                            policy_.heuristic || policy_.spill);
+    throw RunStopped{"oom", figures.empty() ? message : message + "; " + figures};
 }
 
 // A dead tensor brought back for a regeneration stays while the requesting op runs,

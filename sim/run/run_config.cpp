@@ -51,7 +51,7 @@ RunConfig resolve_run_config(const Scenario& s, const Workload& w) {
     if (c.budget && !c.semantics.dtr_runtime) check_budget_fits_every_op(s, w, *c.budget);
     c.hybrid = policy.hybrid;
     c.max_overhead = policy.recompute.max_overhead;
-    c.make_allocator = [name = policy.allocator] { return make_allocator(name); };
+    c.make_allocator = [name = policy.allocator, params = AllocatorParams{policy.torch_alloc_conf}] { return make_allocator(name, params); };
     c.make_swap_mode = find_row(swap_modes(), policy.swap.mode)->make;
     c.make_selection = find_row(swap_selections(), policy.swap.select)->make;
     if (c.semantics.read_issue_rule) {

@@ -55,6 +55,8 @@ std::vector<std::string> scenario_warnings(const Scenario& s) {
                                        prefetch.rule, p.swap.mode));
     if (!mode->moves_tensors() && disk_written_by_user(s))
         warnings.push_back(fmt::format("platform.disk has no effect: swap mode '{}' never uses the disk", p.swap.mode));
+    if (!p.torch_alloc_conf.empty() && p.allocator != "torch_caching")
+        warnings.push_back(fmt::format("policy.torch_alloc_conf has no effect: allocator '{}' is not torch_caching", p.allocator));
     return warnings;
 }
 

@@ -50,6 +50,9 @@ void validate_policy(const Scenario& s) {
             fail(key, fmt::format("unknown value '{}' (valid: {})", name, fmt::join(valid, ", ")));
     };
     known(policy.allocator, "policy.allocator", allocator_names());
+    if (s.output.torch_snapshot && policy.allocator != "torch_caching")
+        fail("output.torch_snapshot", fmt::format("memory_snapshot.pickle shows torch_caching's segments and blocks; policy.allocator is "
+                                                  "'{}' (set it to torch_caching)", policy.allocator));
     if (!policy.recompute.heuristic.empty())
         known(policy.recompute.heuristic, "policy.recompute.heuristic", eviction_heuristic_names());
     if (!policy.recompute.planner.empty()) known(policy.recompute.planner, "policy.recompute.planner", recompute_planner_names());

@@ -22,6 +22,7 @@ struct WorkloadSpec {
     std::optional<int> forward_end;
     std::string costs = "measured";  // measured | linear_fit (MNN profiles)
     std::string dtr_log;   // DTR operator log
+    std::string torch_snapshot;  // PyTorch memory snapshot (pickle) with a device trace
     std::string synthetic; // built-in generator name
     std::map<std::string, double> synthetic_params;
 };
@@ -76,6 +77,7 @@ struct RecomputeSpec {
 
 struct PolicySpec {
     std::string allocator = "os";
+    std::string torch_alloc_conf;  // torch_caching's PYTORCH_CUDA_ALLOC_CONF options ("" = PyTorch's defaults)
     std::string semantics = "simulated";  // models/semantics/semantics.cpp
     SwapSpec swap;
     RecomputeSpec recompute;
@@ -87,6 +89,7 @@ struct OutputSpec {
     bool events = false;
     bool gantt = false;
     bool trace = false;
+    bool torch_snapshot = false;  // memory_snapshot.pickle (policy.allocator: torch_caching)
 };
 
 struct Scenario {

@@ -56,7 +56,7 @@ const Field& schema() {
         {"description", Kind::String},
         {"workload", Kind::Map, {
             {"profile", Kind::Path}, {"batch", Kind::Int}, {"forward_end", Kind::Int}, {"costs", Kind::String},
-            {"dtr_log", Kind::Path}, {"synthetic", Kind::String},
+            {"dtr_log", Kind::Path}, {"torch_snapshot", Kind::Path}, {"synthetic", Kind::String},
             {"n", Kind::Float}, {"layers", Kind::Float}, {"width", Kind::Float}, {"seed", Kind::Float},
             {"input", Kind::Float}, {"classes", Kind::Float}}},
         {"platform", Kind::PlatformRef, {
@@ -68,6 +68,7 @@ const Field& schema() {
             {"memory", Kind::Map, {{"budget", Kind::Size}, {"budget_ratio", Kind::Float}, {"allow_ratio_above_one", Kind::Bool}}}}},
         {"policy", Kind::Map, {
             {"allocator", Kind::String, {}, allocator_names()},
+            {"torch_alloc_conf", Kind::String},
             {"semantics", Kind::String, {}, semantics_names()},
             {"hybrid", Kind::Bool},
             {"swap", Kind::Map, {
@@ -80,7 +81,8 @@ const Field& schema() {
                 {"seed", Kind::Int}, {"max_overhead", Kind::Float},
                 {"a", Kind::Float}, {"b", Kind::Float}, {"c", Kind::Float}, {"d", Kind::Float}}}}},
         {"output", Kind::Map, {
-            {"dir", Kind::String}, {"events", Kind::Bool}, {"gantt", Kind::Bool}, {"trace", Kind::Bool}}},
+            {"dir", Kind::String}, {"events", Kind::Bool}, {"gantt", Kind::Bool}, {"trace", Kind::Bool},
+            {"torch_snapshot", Kind::Bool}}},
         {"sweep", Kind::Sweep},
     }};
     return root;

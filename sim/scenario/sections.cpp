@@ -1,5 +1,6 @@
 #include "sim/scenario/sections.h"
 
+#include "models/alloc/torch_alloc_conf.h"
 #include "models/allocators.h"
 #include "models/recompute/eviction_heuristic.h"
 #include "models/recompute/recompute_planner.h"
@@ -11,9 +12,9 @@ namespace memsim {
 
 WorkloadSpec parse_workload(const YAML::Node& n, const Parser& p) {
     WorkloadSpec w;
-    if (!n || !n.IsMap()) p.fail("workload", "missing: give a profile folder + batch, a dtr_log, or a synthetic model");
-    const int sources = (n["profile"] ? 1 : 0) + (n["dtr_log"] ? 1 : 0) + (n["synthetic"] ? 1 : 0);
-    if (sources != 1) p.fail("workload", "give exactly one of profile, dtr_log, synthetic");
+    if (!n || !n.IsMap()) p.fail("workload", "missing: give a profile folder + batch, a dtr_log, a torch_snapshot, or a synthetic model");
+    const int sources = (n["profile"] ? 1 : 0) + (n["dtr_log"] ? 1 : 0) + (n["synthetic"] ? 1 : 0) + (n["torch_snapshot"] ? 1 : 0);
+    if (sources != 1) p.fail("workload", "give exactly one of profile, dtr_log, torch_snapshot, synthetic");
     if (n["profile"]) {
         w.profile = p.path(n["profile"], "workload.profile");
         if (!n["batch"]) p.fail("workload.batch", "missing (the profile's batch size)");
@@ -21,6 +22,7 @@ WorkloadSpec parse_workload(const YAML::Node& n, const Parser& p) {
         if (w.batch <= 0) p.fail("workload.batch", fmt::format("{} must be >= 1", w.batch));
     }
     if (n["dtr_log"]) w.dtr_log = p.path(n["dtr_log"], "workload.dtr_log");
+    if (n["torch_snapshot"]) w.torch_snapshot = p.path(n["torch_snapshot"], "workload.torch_snapshot");
     if (n["synthetic"]) {
         w.synthetic = p.text(n["synthetic"], "workload.synthetic");
         for (const char* key : {"n", "layers", "width", "seed", "batch", "input", "classes"})
@@ -134,6 +136,14 @@ PolicySpec parse_policy(const YAML::Node& n, const Parser& p) {
     PolicySpec s;
     if (!n) return s;
     if (n["allocator"]) s.allocator = p.choice(n["allocator"], "policy.allocator", allocator_names());
+    if (n["torch_alloc_conf"]) {
+        s.torch_alloc_conf = p.text(n["torch_alloc_conf"], "policy.torch_alloc_conf");
+        try {
+            parse_torch_alloc_conf(s.torch_alloc_conf);
+        } catch (const std::invalid_argument& e) {
+            p.fail("policy.torch_alloc_conf", fmt::format("'{}': {}", s.torch_alloc_conf, e.what()));
+        }
+    }
     if (n["semantics"]) s.semantics = p.choice(n["semantics"], "policy.semantics", semantics_names());
     if (n["hybrid"]) s.hybrid = p.scalar<bool>(n["hybrid"], "policy.hybrid", "true or false");
     if (const YAML::Node sw = n["swap"]) {
@@ -167,6 +177,7 @@ OutputSpec parse_output(const YAML::Node& n, const Parser& p, const std::string&
     if (n["events"]) s.events = p.scalar<bool>(n["events"], "output.events", "true or false");
     if (n["gantt"]) s.gantt = p.scalar<bool>(n["gantt"], "output.gantt", "true or false");
     if (n["trace"]) s.trace = p.scalar<bool>(n["trace"], "output.trace", "true or false");
+    if (n["torch_snapshot"]) s.torch_snapshot = p.scalar<bool>(n["torch_snapshot"], "output.torch_snapshot", "true or false");
     return s;
 }
 

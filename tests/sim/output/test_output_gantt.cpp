@@ -32,11 +32,11 @@ EventLog small_log() {
     log.add({lane::kCompute, 6.0, 8.0, 2, "relu1_grad", {2, 3}, 4096});
     log.add({lane::kRecompute, 8.0, 9.0, 3, "conv1 (again)", {2}, 4096});
     log.add({lane::kCompute, 9.0, 10.0, 3, "conv1_grad", {1, 2}, 4096});
-    log.sample(0.0, 8192, 8192);
-    log.sample(2.0, 12288, 12288);
-    log.sample(4.0, 8192, 8192);
-    log.sample(6.0, 12288, 12288);
-    log.sample(10.0, 0, 0);
+    log.sample(0.0, 8192, 8192, 8192);
+    log.sample(2.0, 12288, 12288, 12288);
+    log.sample(4.0, 8192, 8192, 8192);
+    log.sample(6.0, 12288, 12288, 12288);
+    log.sample(10.0, 0, 0, 0);
     log.budget_bytes = 16384;
     log.forward_end_ms = 5.0;
     return log;
@@ -83,7 +83,7 @@ TEST_CASE("gantt.html stays small for 4k operators and 10k I/Os: sub-pixel bars 
         for (int k = 0; k < 5 && op * 5 / 2 + k < 10000 && op % 2 == 0; ++k)
             log.add({k % 2 ? lane::kDiskRead : lane::kDiskWrite, t + 0.1 * k, t + 0.1 * k + 0.08, op,
                      fmt::format("io{}", k), {op}, 512});
-        log.sample(t, 1000ULL * (op % 100), 900ULL * (op % 100));
+        log.sample(t, 1000ULL * (op % 100), 900ULL * (op % 100), 1000ULL * (op % 100));
         t += 0.5;
     }
     log.forward_end_ms = t / 2;
@@ -196,7 +196,7 @@ TEST_CASE("gantt.html with memory by kind stays one readable file for 10k operat
             log.add({lane::kDiskRead, t + 0.3, t + 0.4, op, w.tensors.back().name, {op}, 1000});
         }
         if (op >= 100) log.resident(t + 0.45, op - 100, false);
-        log.sample(t, 100000, 100000);
+        log.sample(t, 100000, 100000, 100000);
         t += 0.5;
     }
     log.forward_end_ms = t / 2;
