@@ -17,15 +17,17 @@ struct AllocatorTable {
 
     AllocatorTable() {
         rows.push_back({"os", "every tensor its own block: the footprint is the live bytes",
-                        [] { return std::make_unique<OsAllocator>(); }});
+                        [](const PolicyParams&) { return std::make_unique<OsAllocator>(); }});
         rows.push_back({"pool", "MNN's pool: 64-byte aligned, best fit, split and merge; the peak is what it took from the OS",
-                        [] { return std::make_unique<PoolAllocator>(); }});
+                        [](const PolicyParams&) { return std::make_unique<PoolAllocator>(); }});
         const auto planners = plan::planner_table();
         planner_names.reserve(planners.size());  // no reallocation: the rows keep views into it
         for (const plan::PlannerRow& p : planners) {
             planner_names.push_back("planner:" + std::string(p.name));
             const std::string strategy(p.name);
-            rows.push_back({planner_names.back(), p.summary, [strategy] { return make_planner_allocator(strategy); }});
+            rows.push_back({planner_names.back(), p.summary,
+                            [strategy](const PolicyParams& params) { return make_planner_allocator(strategy, params.values()); },
+                            p.params});
         }
     }
 };
@@ -41,8 +43,8 @@ std::span<const AllocatorRow> allocator_table() { return table().rows; }
 
 std::vector<std::string> allocator_names() { return row_names(table().rows); }
 
-std::unique_ptr<Allocator> make_allocator(const std::string& name) {
-    if (const AllocatorRow* row = find_row(table().rows, name)) return row->make();
+std::unique_ptr<Allocator> make_allocator(const std::string& name, const ParamValues& given) {
+    if (const AllocatorRow* row = find_row(table().rows, name)) return row->make(PolicyParams(row->params, given));
     throw std::invalid_argument(unknown_name_message("allocator", name, allocator_names()));
 }
 
