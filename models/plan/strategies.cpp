@@ -64,8 +64,8 @@ ObjectAssignment objects_of(const std::vector<UsageRecord>& records, const Polic
 
 ObjectAssignment mxnet_plan(const std::vector<UsageRecord>& records) { return mxnet(records); }
 
-const std::array<PlannerRow, 13>& planners() {
-    static const std::array<PlannerRow, 13> rows{{
+std::span<const PlannerRow> planners() {
+    static const auto rows = std::to_array<PlannerRow>({
         {"naive", "one object per tensor", {objects_of<naive>}},
         {"equality", "reuse a free object of exactly the same size", {objects_of<equality>}},
         {"greedy_in_order", "records in order, the free object wasting least", {objects_of<greedy_in_order>}},
@@ -80,7 +80,7 @@ const std::array<PlannerRow, 13>& planners() {
         {"peer_heuristic_python", "the reference's Python planner: sizes rounded up to 64 B, no gap before the first tensor",
          {nullptr, peer_heuristic_python_row}},
         {"best_offsets", "several orderings and a local search (100 rounds)", {nullptr, best_offsets_row}},
-    }};
+    });
     return rows;
 }
 

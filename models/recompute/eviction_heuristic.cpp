@@ -30,7 +30,7 @@ ParamSpec exponent(std::string_view key, std::string_view summary, double fallba
 }  // namespace
 
 std::span<const EvictionHeuristicRow> eviction_heuristic_table() {
-    static const std::array<EvictionHeuristicRow, 8> heuristics{{
+    static const auto heuristics = std::to_array<EvictionHeuristicRow>({
         {"dtr", "cost of the evicted neighbourhood / (size x staleness)",
          [](const PolicyParams& p) { return staleness_scored<dtr_score, dtr_cost, true>("dtr", p); }},
         {"dtr_eq", "dtr with the evicted neighbourhood approximated by union-find groups",
@@ -48,7 +48,7 @@ std::span<const EvictionHeuristicRow> eviction_heuristic_table() {
          [](const PolicyParams& p) { return scored<megengine_score>("megengine", p); },
          {exponent("a", "exponent of the recompute cost", 1.0), exponent("b", "base raised to the tensor's recompute count", 1.0001),
           exponent("c", "exponent of the bytes freed", 1.0), exponent("d", "exponent of the staleness", 1.0)}},
-    }};
+    });
     return heuristics;
 }
 

@@ -20,13 +20,13 @@ ExecPlan without_params(const Workload& w, std::uint64_t budget_bytes, double re
 }  // namespace
 
 std::span<const RecomputePlannerRow> recompute_planner_table() {
-    static const std::array<RecomputePlannerRow, 3> planners{{
+    static const auto planners = std::to_array<RecomputePlannerRow>({
         {"msps_on_demand", "in order; over the budget, releases the tensor saving most bytes per ms of recomputation",
          without_params<plan_msps_on_demand>},
         {"capuchin", "feature maps chosen by memory saved per second, regenerated in the backward pass", without_params<plan_capuchin>},
         {"sublinear", "sqrt(n) checkpoints at the forward graph's cut vertices (the budget does not change it)",
          without_params<plan_sublinear>},
-    }};
+    });
     return planners;
 }
 
