@@ -9,8 +9,6 @@
 
 namespace memsim {
 
-double lru_size_score(const ScoreInput& in, TensorId t);  // lru_size_heuristic.cpp
-
 namespace {
 
 // A row whose heuristic is a scoring function.
@@ -50,8 +48,6 @@ std::span<const EvictionHeuristicRow> eviction_heuristic_table() {
          [](const PolicyParams& p) { return scored<megengine_score>("megengine", p); },
          {exponent("a", "exponent of the recompute cost", 1.0), exponent("b", "base raised to the tensor's recompute count", 1.0001),
           exponent("c", "exponent of the bytes freed", 1.0), exponent("d", "exponent of the staleness", 1.0)}},
-        {"lru_size", "the least recently accessed per byte^weight", [](const PolicyParams& p) { return scored<lru_size_score>("lru_size", p); },
-         {number_param("weight", "the exponent of the size").in(0, 4).or_default(1.0)}},
     });
     return heuristics;
 }

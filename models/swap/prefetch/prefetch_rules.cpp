@@ -11,7 +11,6 @@ std::unique_ptr<PrefetchRule> make_eager_prefetch(const PolicyParams&);         
 std::unique_ptr<PrefetchRule> make_just_in_time_prefetch(const PolicyParams&);  // just_in_time_prefetch.cpp
 std::unique_ptr<PrefetchRule> make_lead_ops_prefetch(const PolicyParams&);      // lead_ops_prefetch.cpp
 std::unique_ptr<PrefetchRule> make_lead_ms_prefetch(const PolicyParams&);       // lead_ms_prefetch.cpp
-std::unique_ptr<PrefetchRule> make_window_prefetch(const PolicyParams&);        // window_prefetch.cpp
 
 std::span<const PrefetchRow> prefetch_rules() {
     static const std::array rules{
@@ -25,8 +24,6 @@ std::span<const PrefetchRow> prefetch_rules() {
                     {count_param("lead", "how many ops before its consumer a read is issued").in(0, 2147483647).in_unit("ops")}},
         PrefetchRow{"lead_ms", "a backward op's reads T of compute before it runs", make_lead_ms_prefetch,
                     {duration_param("lead", "how much compute before its consumer a read is issued")}},
-        PrefetchRow{"window", "at most N read groups beyond the op's own at each backward op start", make_window_prefetch,
-                    {count_param("ops", "how many groups an op start may issue ahead").in(1, 64).in_unit("groups")}},
     };
     return rules;
 }
