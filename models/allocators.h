@@ -1,4 +1,4 @@
-// The allocator registry (`policy.allocator`): os, pool, torch_caching, and every static planner as
+// The allocator registry (`policy.allocator`): os, pool, torch_caching and every static planner as
 // "planner:<strategy>". It sits above models/alloc/ and models/plan/ because it
 // registers both; neither of them depends on it.
 #pragma once
@@ -14,19 +14,16 @@
 
 namespace memsim {
 
-// What a scenario can say about an allocator beyond its name.
-struct AllocatorParams {
-    std::string torch_alloc_conf;  // policy.torch_alloc_conf (torch_caching), PYTORCH_CUDA_ALLOC_CONF syntax
-};
-
-using AllocatorRow = PolicyRow<std::function<std::unique_ptr<Allocator>(const AllocatorParams&)>>;
-// os, pool, torch_caching, then one row per static planner strategy, in the planners' table order.
+using AllocatorRow = PolicyRow<std::function<std::unique_ptr<Allocator>(const PolicyParams&)>>;
+// os, pool, torch_caching, then one row per static planner strategy, in the planners' table order (a
+// planner's row takes the parameters of its strategy's row).
 std::span<const AllocatorRow> allocator_table();
 
 // Names accepted by policy.allocator ("os", "pool", "torch_caching", "planner:<strategy>").
 std::vector<std::string> allocator_names();
-// Throws std::invalid_argument naming the unknown allocator, the valid ones and the closest
-// (or, from torch_caching, the bad option of params.torch_alloc_conf).
-std::unique_ptr<Allocator> make_allocator(const std::string& name, const AllocatorParams& params = {});
+// The allocator with the `given` parameters (its row's defaults for the rest). Throws
+// std::invalid_argument naming the unknown allocator, the valid ones and the closest, or
+// a parameter its row does not take.
+std::unique_ptr<Allocator> make_allocator(const std::string& name, const ParamValues& given = {});
 
 }  // namespace memsim

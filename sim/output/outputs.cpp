@@ -32,7 +32,9 @@ std::vector<std::string> write_run_outputs(const EventLog& log, const Summary& s
     if (scenario.output.torch_snapshot) {
         std::filesystem::create_directories(dir);
         const std::string path = (std::filesystem::path(dir) / "memory_snapshot.pickle").string();
-        write_torch_snapshot(log, &workload, scenario.policy.torch_alloc_conf, path);
+        const auto conf = scenario.policy.allocator_params.find("torch_alloc_conf");
+        write_torch_snapshot(log, &workload, conf != scenario.policy.allocator_params.end() ? std::get<std::string>(conf->second) : "",
+                             path);
         written.push_back(path);
     }
     return written;

@@ -53,7 +53,7 @@ ExecPlan execution_plan(const Workload& w, const Scenario& s, const RunConfig& c
     // The engine's thrash rule, applied while the plan is written: a planner that would
     // recompute beyond max_overhead (else the runaway limit) x the compute stops as thrash.
     const double overhead = config.max_overhead.value_or(kRunawayOverhead);
-    return plan_recompute(s.policy.recompute.planner, w, *config.budget, overhead * w.compute_ms());
+    return plan_recompute(s.policy.recompute.planner, w, *config.budget, overhead * w.compute_ms(), s.policy.recompute.planner_params);
 }
 
 RunResult run_simulation(const Scenario& s, const Workload& w) {

@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
-#include "models/recompute/eviction_heuristic.h"
+#include "models/policy_params.h"
 
 namespace memsim {
 
@@ -53,32 +53,31 @@ struct PlatformSpec {
     bool allow_ratio_above_one = false;
 };
 
-// policy.swap.prefetch: a rule of the prefetch table (models/swap/prefetch/) and its
-// parameter, if the rule takes one.
-struct PrefetchSpec {
-    std::string rule = "budget";  // models/swap/prefetch/prefetch_rules.cpp
-    int lead_ops = 0;
-    double lead_ms = 0.0;
-    std::optional<std::uint64_t> cap_bytes;  // {budget: {cap: SIZE}}: rules that take a memory cap
-};
-
+// Each policy choice is the name of a row of its family's table and the parameters the
+// scenario gave it (`*_params`: only those written; the row's defaults fill the rest
+// when the policy is built). sim/scenario/policy_families.cpp says which field holds
+// which family's choice.
 struct SwapSpec {
     std::string mode = "none";            // models/swap/mode/swap_modes.cpp
     std::string select = "feature_maps";  // models/swap/selection/swap_selections.cpp
-    PrefetchSpec prefetch;
+    std::string prefetch = "budget";      // models/swap/prefetch/prefetch_rules.cpp
+    ParamValues mode_params, select_params, prefetch_params;
 };
 
 struct RecomputeSpec {
     std::string heuristic;  // empty: no dynamic recomputation
     std::string planner;    // empty: no planned recomputation
-    HeuristicParams params;
+    ParamValues heuristic_params, planner_params;
     std::optional<double> max_overhead;
 };
 
 struct PolicySpec {
     std::string allocator = "os";
-    std::string torch_alloc_conf;  // torch_caching's PYTORCH_CUDA_ALLOC_CONF options ("" = PyTorch's defaults)
     std::string semantics = "simulated";  // models/semantics/semantics.cpp
+    ParamValues allocator_params, semantics_params;
+    // Parameters written beside a family's key that its chosen row does not take
+    // (policy.torch_alloc_conf with allocator pool): "has no effect" warnings.
+    std::vector<std::string> ignored_params;
     SwapSpec swap;
     RecomputeSpec recompute;
     bool hybrid = false;

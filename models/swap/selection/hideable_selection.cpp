@@ -144,7 +144,6 @@ public:
     SwapPlan plan(const Workload& w, const SelectionInputs& in) const override {
         return HideablePlanner(w, in).plan(in.budget, only_hidden_);
     }
-    std::unique_ptr<VictimRule> victim_rule() const override { return make_victim_rule("budget"); }
 
 private:
     bool only_hidden_;
@@ -152,7 +151,7 @@ private:
 
 }  // namespace
 
-std::unique_ptr<SwapSelection> make_hideable_selection() { return std::make_unique<HideableSelection>(false); }
+std::unique_ptr<SwapSelection> make_hideable_selection(const PolicyParams&) { return std::make_unique<HideableSelection>(false); }
 std::unique_ptr<SwapSelection> make_hybrid_selection() { return std::make_unique<HideableSelection>(true); }
 
 }  // namespace memsim

@@ -1,8 +1,8 @@
 // gantt.html in a real browser: headless Chromium renders the page (a screenshot
 // that is not blank) and dumps the DOM after the script ran (each lane, one bar per
 // activity for a small log; merged bars for a large one; tooltips, zoom, pan and
-// reset driven by synthetic mouse events). Chromium is required: when
-// /usr/bin/chromium is missing the tests fail and say how to install it.
+// reset driven by synthetic mouse events). Without
+// /usr/bin/chromium they skip, loudly, and say how to install it (chromium_support.h).
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -44,7 +44,8 @@ EventLog small_log() {
 
 }  // namespace
 
-TEST_CASE("gantt.html in headless Chromium: each lane and one bar per activity") {
+TEST_CASE("gantt.html in headless Chromium: each lane and one bar per activity", "[chromium]") {
+    SKIP_WITHOUT_CHROMIUM();
     const fs::path dir = fresh_dir("memsim_test_gantt_dom");
     Summary summary;
     summary.scenario = "small";
@@ -64,7 +65,8 @@ TEST_CASE("gantt.html in headless Chromium: each lane and one bar per activity")
     CHECK(dom.find("small &lt;scenario&gt;") != std::string::npos);
 }
 
-TEST_CASE("gantt.html in headless Chromium: the screenshot is not blank") {
+TEST_CASE("gantt.html in headless Chromium: the screenshot is not blank", "[chromium]") {
+    SKIP_WITHOUT_CHROMIUM();
     const fs::path dir = fresh_dir("memsim_test_gantt_png");
     write_gantt_html(small_log(), Summary{}, "small", (dir / "gantt.html").string());
     run_chromium(dir / "gantt.html", fmt::format("--screenshot='{}'", (dir / "gantt.png").string()), dir);
@@ -75,7 +77,8 @@ TEST_CASE("gantt.html in headless Chromium: the screenshot is not blank") {
     CHECK(stats.non_white_share < 0.9);      // and it is not an error page
 }
 
-TEST_CASE("gantt.html stays small for 4k operators and 10k I/Os: sub-pixel bars are merged") {
+TEST_CASE("gantt.html stays small for 4k operators and 10k I/Os: sub-pixel bars are merged", "[chromium]") {
+    SKIP_WITHOUT_CHROMIUM();
     EventLog log;
     double t = 0;
     for (int op = 0; op < 4000; ++op) {
@@ -148,7 +151,8 @@ std::string probe_line(const std::string& dom, const std::string& key) {
 
 }  // namespace
 
-TEST_CASE("gantt.html in headless Chromium: hover tooltips, wheel zoom, drag pan, double-click reset") {
+TEST_CASE("gantt.html in headless Chromium: hover tooltips, wheel zoom, drag pan, double-click reset", "[chromium]") {
+    SKIP_WITHOUT_CHROMIUM();
     const fs::path dir = fresh_dir("memsim_test_gantt_interact");
     Summary summary;
     write_gantt_html(small_log(), summary, "small", (dir / "gantt.html").string());
@@ -175,7 +179,8 @@ TEST_CASE("gantt.html in headless Chromium: hover tooltips, wheel zoom, drag pan
     CHECK(probe_line(dom, "dblclick") == "dblclick showing 0 \u2013 10 ms of 10 ms");
 }
 
-TEST_CASE("gantt.html with memory by kind stays one readable file for 10k operators and 10k I/Os") {
+TEST_CASE("gantt.html with memory by kind stays one readable file for 10k operators and 10k I/Os", "[chromium]") {
+    SKIP_WITHOUT_CHROMIUM();
     // 10,000 operators each producing one tensor (the first half forward); every other one
     // is written out and read back: 10,000 I/Os, 20,000+ residency changes.
     constexpr int kOps = 10000;
