@@ -77,8 +77,7 @@ public:
 
 private:
     static SelectionInputs selection_inputs(const RunConfig& c) {
-        const DiskSpec& d = c.platform.disk;
-        return {c.budget, {d.read_bytes_per_s, d.write_bytes_per_s, d.read_latency_ms, d.write_latency_ms}, c.platform.gpu_speed_scale};
+        return {c.budget, TransferModel(c.platform.disk), c.platform.gpu_speed_scale};
     }
 
     // Who picks forced evictions and where they go: a recompute heuristic picks first;
