@@ -98,7 +98,7 @@ struct EventLog {
     std::vector<ResidencyChange> residency; // in log order; empty when the engine does not record it
     LabelStore labels;                      // the text the activities' labels view
     // A measuring run whose caller reads only its summary records nothing (see
-    // RunConfig::record_events); the summary does not read the log.
+    // EngineConfig::record_events); the summary does not read the log.
     bool recording = true;
 
     void add(Activity a) {

@@ -1,5 +1,5 @@
 // The wiring: builds the clock, the tensor table, the disk queue, the memory manager,
-// the swap side and the GPU stream from a RunConfig, runs the two actors, and fills the
+// the swap side and the GPU stream from a EngineConfig, runs the two actors, and fills the
 // summary.
 #include "sim/engine/engine.h"
 
@@ -12,7 +12,6 @@
 
 #include "sim/engine/gpu_stream.h"
 #include "sim/engine/policy_view.h"
-#include "sim/engine/side_run.h"
 #include "sim/platform.h"
 
 namespace memsim {
@@ -27,9 +26,8 @@ bool has_plan_steps(const ExecPlan& plan) {
 
 class Engine {
 public:
-    Engine(const Workload& w, const RunConfig& c, const ExecPlan& plan, std::unique_ptr<SwapSelection> selection,
-           std::unique_ptr<SwapMode> mode, std::unique_ptr<PrefetchRule> prefetch,
-           NoPrefetchPeak no_prefetch_peak = {})
+    Engine(const Workload& w, const EngineConfig& c, const ExecPlan& plan, std::unique_ptr<SwapSelection> selection,
+           std::unique_ptr<SwapMode> mode, std::unique_ptr<PrefetchRule> prefetch)
         : w_(w), c_(c), plan_(plan), clock_(result_.summary, result_.log),
           storages_(c.semantics.dtr_runtime ? std::make_unique<StorageBook>(w) : nullptr),
           tensors_(w, plan, c.platform.gpu_speed_scale),
@@ -39,7 +37,7 @@ public:
           view_(w, tensors_, clock_, memory_, disk_, c.platform.gpu_speed_scale, c.semantics.dtr_runtime, storages_.get()),
           io_(w, tensors_, memory_, disk_, clock_, result_.log, result_.summary, c.semantics.reference_io && mode->has_sync_points()),
           swap_(w, tensors_, memory_, io_, disk_, clock_, std::move(mode), std::move(prefetch),
-                c.semantics.reference_io, c.platform.gpu_speed_scale, std::move(no_prefetch_peak)),
+                c.semantics.reference_io, c.platform.gpu_speed_scale, c.no_prefetch_peak),
           gpu_(w, plan, {c.platform.gpu_speed_scale, c.semantics.dtr_runtime, has_plan_steps(plan), c.budget.has_value(),
                          c.max_overhead, storages_.get()},
                tensors_, memory_, io_, swap_, disk_, clock_, result_.log, result_.summary) {
@@ -76,13 +74,13 @@ public:
     }
 
 private:
-    static SelectionInputs selection_inputs(const RunConfig& c) {
+    static SelectionInputs selection_inputs(const EngineConfig& c) {
         return {c.budget, TransferModel(c.platform.disk), c.platform.gpu_speed_scale};
     }
 
     // Who picks forced evictions and where they go: a recompute heuristic picks first;
     // otherwise the selection's victim rule, whose victims go to disk.
-    static EvictionPolicy eviction_policy(const RunConfig& c, const SwapSelection& selection, const SwapMode& mode) {
+    static EvictionPolicy eviction_policy(const EngineConfig& c, const SwapSelection& selection, const SwapMode& mode) {
         EvictionPolicy p;
         if (c.make_heuristic) p.heuristic = c.make_heuristic();
         p.victim = selection.victim_rule();
@@ -124,7 +122,7 @@ private:
     }
 
     const Workload& w_;
-    const RunConfig& c_;
+    const EngineConfig& c_;
     const ExecPlan& plan_;
     RunResult result_;
     Clock clock_;
@@ -139,52 +137,10 @@ private:
     SimPlatform platform_;
 };
 
-// The in-use peak of the same run with every read issued only when its consumer starts:
-// the memory cap of a prefetch rule that asks for it. Measured by running it (in a child
-// process, so this run's clock starts where a lone run's would), because the plan's own
-// prediction takes writes as instantaneous and misses the memory that writes still in
-// the queue hold (docs/swap.md, "budget"). The child starts before this run and is waited
-// for only when a rule first asks for the cap, so on a second core the two overlap (the
-// forward pass issues no prefetch).
-class PendingPeak {
-public:
-    PendingPeak(const Workload& w, const RunConfig& config, const ExecPlan& plan)
-        : child_(
-              [&]() -> std::uint64_t {
-                  RunConfig measuring = config;
-                  measuring.record_events = false;
-                  Engine on_demand(w, measuring, plan, config.make_selection(), config.make_swap_mode(), make_on_demand_prefetch());
-                  return on_demand.run().summary.live_peak_bytes;
-              },
-              kWhat) {}
-
-    std::optional<std::uint64_t> get() {
-        if (!peak_) {
-            peak_ = child_.result();
-            if (!peak_) throw std::runtime_error(std::string("cannot measure ") + kWhat + ": " + child_.error());
-        }
-        return peak_;
-    }
-
-private:
-    static constexpr const char* kWhat = "the no-prefetch peak (the default memory cap of prefetch: budget without a "
-                                         "budget; policy.swap.prefetch: {budget: {cap: SIZE}} sets it instead)";
-    ChildMeasurement child_;
-    std::optional<std::uint64_t> peak_;
-};
-
 }  // namespace
 
-RunResult simulate(const Workload& w, const RunConfig& config, const ExecPlan& plan) {
-    std::unique_ptr<SwapMode> mode = config.make_swap_mode();
-    std::unique_ptr<PrefetchRule> prefetch = config.make_prefetch();
-    std::unique_ptr<PendingPeak> pending;
-    NoPrefetchPeak cap;
-    if (!config.budget && mode->uses_prefetch_rule() && prefetch->caps_at_no_prefetch_peak()) {
-        pending = std::make_unique<PendingPeak>(w, config, plan);
-        cap = [p = pending.get()] { return p->get(); };
-    }
-    Engine engine(w, config, plan, config.make_selection(), std::move(mode), std::move(prefetch), std::move(cap));
+RunResult simulate(const Workload& w, const EngineConfig& config, const ExecPlan& plan) {
+    Engine engine(w, config, plan, config.make_selection(), config.make_swap_mode(), config.make_prefetch());
     return engine.run();
 }
 

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "sim/engine/policy_view.h"
-#include "sim/engine/run_config.h"
-#include "sim/simulation.h"
+#include "sim/engine/engine_config.h"
+#include "sim/engine/run_result.h"
 
 namespace memsim {
 

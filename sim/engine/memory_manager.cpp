@@ -7,7 +7,7 @@
 
 #include "sim/engine/oom_report.h"
 #include "sim/engine/policy_view.h"
-#include "sim/simulation.h"
+#include "sim/engine/run_result.h"
 
 namespace memsim {
 

@@ -11,15 +11,12 @@
 #include "models/swap/mode/swap_mode.h"
 #include "models/swap/prefetch/prefetch_rule.h"
 #include "models/swap/swap_plan.h"
+#include "sim/engine/engine_config.h"
 #include "sim/engine/swap_io.h"
 
 namespace memsim {
 
 class GpuStream;
-
-// The no-prefetch peak, asked for when a prefetch rule first needs it (it may still be
-// being measured in a child process); empty when the run has none.
-using NoPrefetchPeak = std::function<std::optional<std::uint64_t>()>;
 
 // What the prefetch rules read: the disk queue's predictions, the compute ahead and
 // whether a read group fits the budget now.

@@ -34,10 +34,10 @@ void check_budget_fits_every_op(const Scenario& s, const Workload& w, std::uint6
                                  w.ops[largest.op].name, format_bytes_human(largest.bytes), largest.bytes));
 }
 
-RunConfig resolve_run_config(const Scenario& s, const Workload& w) {
+EngineConfig resolve_engine_config(const Scenario& s, const Workload& w) {
     validate_policy(s);
     const PolicySpec& policy = s.policy;
-    RunConfig c;
+    EngineConfig c;
     c.scenario_name = s.name;
     c.semantics_label = policy.semantics;
     c.swap_mode_label = policy.swap.mode;
