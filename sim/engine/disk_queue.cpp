@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/engine/swap_io.h"
+
 namespace memsim {
 
 namespace sg = simgrid::s4u;
 
-DiskQueue::DiskQueue(const Workload& w, const DiskSpec& disk, Clock& clock, EventLog& log, Summary& summary)
-    : w_(w), model_(disk), clock_(clock), log_(log), summary_(summary), queued_write_(w.tensors.size(), 0) {}
+DiskQueue::DiskQueue(const EngineContext& ctx)
+    : w_(ctx.workload), model_(ctx.config.platform.disk), clock_(ctx.clock), log_(ctx.log), disk_(ctx.platform.disk),
+      listener_(ctx.io), queued_write_(ctx.workload.tensors.size(), 0) {}
 
 void DiskQueue::enqueue(bool write, TensorId t, int op) {
     IoRequest r{write, t, w_.tensors[t].bytes, op, 0, false};
@@ -60,11 +63,11 @@ void DiskQueue::serve() {
                 if (r.write) disk_->write(scaled);
                 else disk_->read(scaled);
             }
-            ++summary_.activities;
+            ++served_;
             busy_ = false;
             log_.add({r.write ? lane::kDiskWrite : lane::kDiskRead, start, clock_.now(), r.op, w_.tensors[r.tensor].name,
                       {r.tensor}, r.bytes});
-            listener_->on_io_done(r);
+            listener_.on_io_done(r);
             clock_.notify();
         }
     } catch (...) {

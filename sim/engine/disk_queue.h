@@ -12,7 +12,7 @@
 #include "models/platform/transfer_model.h"
 #include "models/workload/workload.h"
 #include "sim/engine/clock.h"
-#include "sim/platform.h"
+#include "sim/engine/engine_context.h"
 
 namespace memsim {
 
@@ -34,12 +34,9 @@ public:
 
 class DiskQueue {
 public:
-    DiskQueue(const Workload& w, const DiskSpec& disk, Clock& clock, EventLog& log, Summary& summary);
+    // Served on the platform's disk; each served request is told to the swap side.
+    explicit DiskQueue(const EngineContext& ctx);
 
-    void attach(simgrid::s4u::Disk* disk, IoListener* listener) {
-        disk_ = disk;
-        listener_ = listener;
-    }
     void enqueue(bool write, TensorId t, int op);
     // Drops the tensor's write if it is still queued (not yet started); false otherwise.
     bool cancel_write(TensorId t);
@@ -47,6 +44,7 @@ public:
     void stop();   // a stopped or finished run: drop what is queued, let the actor end
 
     [[nodiscard]] bool idle() const { return live_ == 0 && !busy_; }
+    [[nodiscard]] std::uint64_t served() const { return served_; }  // I/Os done (SimGrid activities)
     // The queue's own predictions, from what is queued and in flight now (every request
     // costs what the disk's transfer model says, as served).
     [[nodiscard]] double free_at_ms() const { return free_pred_ms_; }  // predicted end of the queue
@@ -67,9 +65,9 @@ private:
     TransferModel model_;
     Clock& clock_;
     EventLog& log_;
-    Summary& summary_;
-    simgrid::s4u::Disk* disk_ = nullptr;
-    IoListener* listener_ = nullptr;
+    simgrid::s4u::Disk* disk_;
+    IoListener& listener_;
+    std::uint64_t served_ = 0;
     double free_pred_ms_ = 0;
     std::deque<IoRequest> queue_;   // cancelled requests stay until they reach the head
     std::uint64_t front_seq_ = 0;   // sequence number of queue_.front()

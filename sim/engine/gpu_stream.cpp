@@ -1,5 +1,7 @@
 #include "sim/engine/gpu_stream.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "sim/engine/policy_view.h"
@@ -10,11 +12,19 @@ namespace memsim {
 
 namespace sg = simgrid::s4u;
 
-GpuStream::GpuStream(const Workload& w, const ExecPlan& plan, GpuStreamRules rules, TensorTable& tensors,
-                     MemoryManager& memory, SwapIo& io, SwapScheduler& swap, DiskQueue& disk, Clock& clock, EventLog& log,
-                     Summary& summary)
-    : w_(w), plan_(plan), rules_(rules), tensors_(tensors), memory_(memory), io_(io), swap_(swap), disk_(disk),
-      clock_(clock), log_(log), summary_(summary), compute_ms_scaled_(w.compute_ms() / rules_.gpu_speed_scale) {}
+namespace {
+
+bool has_plan_steps(const ExecPlan& plan) {
+    return std::any_of(plan.begin(), plan.end(), [](const PlanStep& p) { return p.kind != StepKind::Compute; });
+}
+
+}  // namespace
+
+GpuStream::GpuStream(const EngineContext& ctx, GpuStreamRules rules)
+    : w_(ctx.workload), plan_(ctx.plan), rules_(rules), speed_(ctx.config.platform.gpu_speed_scale),
+      planned_(has_plan_steps(ctx.plan)), budgeted_(ctx.config.budget.has_value()), max_overhead_(ctx.config.max_overhead),
+      tensors_(ctx.tensors), memory_(ctx.memory), io_(ctx.io), swap_(ctx.swap), disk_(ctx.disk), clock_(ctx.clock),
+      log_(ctx.log), compute_ms_scaled_(ctx.workload.compute_ms() / speed_) {}
 
 void GpuStream::run() {
     try {
@@ -24,12 +34,11 @@ void GpuStream::run() {
         finish_iteration();
         finished_ = true;
     } catch (const RunStopped& stop) {
-        summary_.status = stop.status;
-        summary_.message = stop.message;
+        stopped_ = stop;
     } catch (...) {
         clock_.fail(std::current_exception());
     }
-    summary_.time_ms = clock_.now();
+    end_ms_ = clock_.now();
     disk_.stop();  // a stopped run (oom, thrash, error) drops what is still queued
 }
 
@@ -56,7 +65,7 @@ void GpuStream::run_step(const PlanStep& step) {
         tensors_.lock(t);
     }
     run_exec(i, lane::kCompute, true);
-    summary_.compute_ms += op.cost_ms / rules_.gpu_speed_scale;
+    counts_.compute_ms += op.cost_ms / speed_;
     if (rules_.storages && !op.outputs.empty())
         for (TensorId t : evictable_order(op.outputs, op.outputs.front())) tensors_.unlock(t);
     else
@@ -81,8 +90,8 @@ void GpuStream::run_exec(int op, const char* lane_name, bool top_level, const st
     const double start = clock_.now();
     // Unnamed: nothing reads a SimGrid activity's name back, and copying the operator's
     // name into each one was a heap allocation per activity (the event log names it).
-    sg::this_actor::exec_init(o.cost_ms / rules_.gpu_speed_scale)->wait();
-    ++summary_.activities;
+    sg::this_actor::exec_init(o.cost_ms / speed_)->wait();
+    ++counts_.executions;
     clock_.advance_op_clock(o.cost_ms);
     log_.add({lane_name, start, clock_.now(), op, o.name, o.outputs, 0, for_tensor});
     for (const ScratchEvent& e : o.scratch)
@@ -125,7 +134,7 @@ void GpuStream::ensure_resident(TensorId t, int op, int depth) {
     const bool heuristic = memory_.heuristic() != nullptr;
     if (producer == kNoOp)
         throw InvariantError(fmt::format("op {}: tensor {} is needed but absent and has no producer", op, w_.tensors[t].name));
-    if (rules_.planned && !heuristic)
+    if (planned_ && !heuristic)
         throw InvariantError(fmt::format("op {} ({}): the execution plan needs tensor {} which it did not keep or "
                                          "recompute", op, w_.ops[op].name, w_.tensors[t].name));
     if (st.where == Where::Absent && !st.released && !rules_.dtr_runtime && !heuristic)
@@ -184,24 +193,24 @@ void GpuStream::recompute(int producer, int for_op, int depth, TensorId for_tens
         tensors_.unlock(in);
         // Brought back only to regenerate another tensor: kept (evictable) until the
         // requesting op has run, so sibling branches do not regenerate it again.
-        if (tensors_[in].released && !rules_.planned && !rules_.dtr_runtime && !kept_as_source(in))
+        if (tensors_[in].released && !planned_ && !rules_.dtr_runtime && !kept_as_source(in))
             memory_.keep_regenerated(in);
     }
-    ++summary_.recomputed_ops;
-    summary_.recompute_ms += p.cost_ms / rules_.gpu_speed_scale;
+    ++counts_.recomputed_ops;
+    counts_.recompute_ms += p.cost_ms / speed_;
     check_overhead(for_op);
 }
 
 void GpuStream::check_overhead(int for_op) const {
-    if (rules_.max_overhead && summary_.recompute_ms > *rules_.max_overhead * compute_ms_scaled())
+    if (max_overhead_ && counts_.recompute_ms > *max_overhead_ * compute_ms_scaled())
         throw RunStopped{"thrash", fmt::format("recomputation time {:.3f} ms exceeded {} x the compute time {:.3f} ms at op {}",
-                                               summary_.recompute_ms, *rules_.max_overhead, compute_ms_scaled(), for_op)};
+                                               counts_.recompute_ms, *max_overhead_, compute_ms_scaled(), for_op)};
     // Without a limit a thrashing heuristic (random on MobilenetV2 at 60%) recomputes
     // for ever and the event log eats the host's memory: stop runaways anyway.
-    if (!rules_.max_overhead && summary_.recompute_ms > kRunawayOverhead * compute_ms_scaled())
+    if (!max_overhead_ && counts_.recompute_ms > kRunawayOverhead * compute_ms_scaled())
         throw RunStopped{"thrash", fmt::format("recomputation time {:.3f} ms exceeded {} x the compute time {:.3f} ms at op {} "
                                                "(the built-in runaway limit; set policy.recompute.max_overhead)",
-                                               summary_.recompute_ms, kRunawayOverhead, compute_ms_scaled(), for_op)};
+                                               counts_.recompute_ms, kRunawayOverhead, compute_ms_scaled(), for_op)};
 }
 
 // A tensor brought back only for a recomputation after its last use goes again.
@@ -209,11 +218,11 @@ void GpuStream::check_overhead(int for_op) const {
 // the end, as in the published DTR runtime: an evicted tensor computed from it may need
 // it again to be recomputed, and nothing could bring it back.
 bool GpuStream::kept_as_source(TensorId t) const {
-    return memory_.heuristic() && rules_.budgeted && w_.tensors[t].producer == kNoOp;
+    return memory_.heuristic() && budgeted_ && w_.tensors[t].producer == kNoOp;
 }
 
 void GpuStream::free_if_dead(TensorId t, int op) {
-    if (rules_.dtr_runtime || rules_.planned || kept_as_source(t)) return;  // a plan frees what it recomputed with its own Release steps
+    if (rules_.dtr_runtime || planned_ || kept_as_source(t)) return;  // a plan frees what it recomputed with its own Release steps
     const TensorState& st = tensors_[t];
     if (st.released && st.where == Where::Resident && st.locks == 0 && !st.writing && !st.reading) memory_.free_memory(t, op);
 }
@@ -222,8 +231,8 @@ void GpuStream::release(TensorId t, int op, bool plan_step) {
     TensorState& st = tensors_[t];
     // A plan keeps a source (no producer) past its op's release for recomputations and
     // frees it with a Release step of its own.
-    if (rules_.planned && !plan_step && w_.tensors[t].producer == kNoOp) return;
-    if (rules_.planned) {
+    if (planned_ && !plan_step && w_.tensors[t].producer == kNoOp) return;
+    if (planned_) {
         // A planner's Release (early, or of a copy recomputed after its last use) and an
         // op's release list both free whatever copy is resident, as plan_replay counts.
         st.released = true;

@@ -13,23 +13,30 @@
 namespace memsim {
 
 struct GpuStreamRules {
-    double gpu_speed_scale = 1.0;
     bool dtr_runtime = false;     // the published DTR runtime's release and stamping rules
-    bool planned = false;         // the plan has recompute or release steps: run as written
-    bool budgeted = false;        // a memory budget is set
-    std::optional<double> max_overhead;
     // dtr semantics: the published runtime's per-storage rules (gpu_stream_dtr.cpp).
     StorageBook* storages = nullptr;
 };
 
 class GpuStream {
 public:
-    GpuStream(const Workload& w, const ExecPlan& plan, GpuStreamRules rules, TensorTable& tensors, MemoryManager& memory,
-              SwapIo& io, SwapScheduler& swap, DiskQueue& disk, Clock& clock, EventLog& log, Summary& summary);
+    GpuStream(const EngineContext& ctx, GpuStreamRules rules);
 
     void run();  // the actor's body
     [[nodiscard]] bool finished() const { return finished_; }  // ran to the end of the plan
     void ensure_resident(TensorId t, int op, int depth = 0);
+
+    // What the stream did: the summary's compute and recompute counters.
+    struct Counts {
+        std::uint64_t executions = 0;  // SimGrid executions (operators and recomputations)
+        double compute_ms = 0;         // operators run, scaled by the GPU speed
+        std::uint64_t recomputed_ops = 0;
+        double recompute_ms = 0;
+    };
+    [[nodiscard]] const Counts& counts() const { return counts_; }
+    // Why the run stopped before the end (oom, thrash), if it did; and when it ended.
+    [[nodiscard]] const std::optional<RunStopped>& stopped() const { return stopped_; }
+    [[nodiscard]] double end_ms() const { return end_ms_; }
 
 private:
     void run_step(const PlanStep& step);
@@ -55,6 +62,10 @@ private:
     const Workload& w_;
     const ExecPlan& plan_;
     GpuStreamRules rules_;
+    double speed_;                      // platform.gpu.speed_scale
+    bool planned_;                      // the plan has recompute or release steps: run as written
+    bool budgeted_;                     // a memory budget is set
+    std::optional<double> max_overhead_;
     TensorTable& tensors_;
     MemoryManager& memory_;
     SwapIo& io_;
@@ -62,8 +73,10 @@ private:
     DiskQueue& disk_;
     Clock& clock_;
     EventLog& log_;
-    Summary& summary_;
     double compute_ms_scaled_ = 0;
+    Counts counts_;
+    std::optional<RunStopped> stopped_;
+    double end_ms_ = 0;
     bool finished_ = false;
 };
 

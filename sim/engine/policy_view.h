@@ -13,10 +13,9 @@ namespace memsim {
 
 class PolicyView final : public EvictionView, public VictimView, public SwapOrDropView {
 public:
-    PolicyView(const Workload& w, const TensorTable& tensors, const Clock& clock, const MemoryManager& memory,
-               const DiskQueue& disk, double gpu_speed_scale, bool op_clock, const StorageBook* storages = nullptr)
-        : w_(w), tensors_(tensors), clock_(clock), memory_(memory), disk_(disk), speed_(gpu_speed_scale), op_clock_(op_clock),
-          storages_(storages) {}
+    PolicyView(const EngineContext& ctx, bool op_clock, const StorageBook* storages)
+        : w_(ctx.workload), tensors_(ctx.tensors), clock_(ctx.clock), memory_(ctx.memory), disk_(ctx.disk),
+          speed_(ctx.config.platform.gpu_speed_scale), op_clock_(op_clock), storages_(storages) {}
 
     const Workload& workload() const override { return w_; }
     double now_ms() const override { return op_clock_ ? clock_.op_clock_ms() : clock_.now(); }

@@ -6,13 +6,10 @@
 
 namespace memsim {
 
-SwapScheduler::SwapScheduler(const Workload& w, TensorTable& tensors, const MemoryManager& memory, SwapIo& io,
-                             const DiskQueue& disk, Clock& clock, std::unique_ptr<SwapMode> mode,
-                             std::unique_ptr<PrefetchRule> prefetch, bool reference_forward_end,
-                             double gpu_speed_scale, NoPrefetchPeak no_prefetch_peak)
-    : w_(w), tensors_(tensors), io_(io), clock_(clock), mode_(std::move(mode)), prefetch_(std::move(prefetch)),
-      read_queue_(w, tensors, memory, disk, clock, plan_, gpu_speed_scale, std::move(no_prefetch_peak)),
-      reference_forward_end_(reference_forward_end) {}
+SwapScheduler::SwapScheduler(const EngineContext& ctx, std::unique_ptr<SwapMode> mode, std::unique_ptr<PrefetchRule> prefetch,
+                             bool reference_forward_end)
+    : w_(ctx.workload), tensors_(ctx.tensors), io_(ctx.io), clock_(ctx.clock), mode_(std::move(mode)),
+      prefetch_(std::move(prefetch)), read_queue_(ctx, plan_), reference_forward_end_(reference_forward_end), gpu_(ctx.stream) {}
 
 // Swap-ins this op needs, issued according to the mode; prefetch for later ops.
 void SwapScheduler::before_op(int op) {
@@ -49,7 +46,7 @@ void SwapScheduler::wait_writes_after(int op, int at_op, const char* why) {
 // Issues every needed read at once (FIFO order = input order), then waits for each.
 void SwapScheduler::make_inputs_resident(int op) {
     for (TensorId t : w_.ops[op].inputs) io_.swap_in_now(t, op);
-    for (TensorId t : w_.ops[op].inputs) gpu_->ensure_resident(t, op);
+    for (TensorId t : w_.ops[op].inputs) gpu_.ensure_resident(t, op);
 }
 
 bool SwapScheduler::free_pending_writes_at_forward_end() {

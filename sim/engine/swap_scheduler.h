@@ -11,7 +11,7 @@
 #include "models/swap/mode/swap_mode.h"
 #include "models/swap/prefetch/prefetch_rule.h"
 #include "models/swap/swap_plan.h"
-#include "sim/engine/engine_config.h"
+#include "sim/engine/engine_context.h"
 #include "sim/engine/swap_io.h"
 
 namespace memsim {
@@ -22,10 +22,9 @@ class GpuStream;
 // whether a read group fits the budget now.
 class ReadQueueView final : public PrefetchView {
 public:
-    ReadQueueView(const Workload& w, const TensorTable& tensors, const MemoryManager& memory, const DiskQueue& disk,
-                  const Clock& clock, const SwapPlan& plan, double gpu_speed_scale, NoPrefetchPeak no_prefetch_peak)
-        : w_(w), tensors_(tensors), memory_(memory), disk_(disk), clock_(clock), plan_(plan), speed_(gpu_speed_scale),
-          no_prefetch_peak_(std::move(no_prefetch_peak)) {}
+    ReadQueueView(const EngineContext& ctx, const SwapPlan& plan)
+        : w_(ctx.workload), tensors_(ctx.tensors), memory_(ctx.memory), disk_(ctx.disk), clock_(ctx.clock), plan_(plan),
+          speed_(ctx.config.platform.gpu_speed_scale), no_prefetch_peak_(ctx.config.no_prefetch_peak) {}
 
     double now_ms() const override { return clock_.now(); }
     int op_count() const override { return static_cast<int>(w_.ops.size()); }
@@ -54,17 +53,15 @@ private:
     const Clock& clock_;
     const SwapPlan& plan_;
     double speed_;
-    NoPrefetchPeak no_prefetch_peak_;
+    const NoPrefetchPeak& no_prefetch_peak_;
     std::vector<std::int64_t> planned_during_, op_alloc_;
 };
 
 class SwapScheduler final : public SwapActions {
 public:
-    SwapScheduler(const Workload& w, TensorTable& tensors, const MemoryManager& memory, SwapIo& io, const DiskQueue& disk,
-                  Clock& clock, std::unique_ptr<SwapMode> mode, std::unique_ptr<PrefetchRule> prefetch, bool reference_forward_end,
-                  double gpu_speed_scale, NoPrefetchPeak no_prefetch_peak);
+    SwapScheduler(const EngineContext& ctx, std::unique_ptr<SwapMode> mode, std::unique_ptr<PrefetchRule> prefetch,
+                  bool reference_forward_end);
 
-    void connect(GpuStream* gpu) { gpu_ = gpu; }
     [[nodiscard]] bool moves_tensors() const { return mode_->moves_tensors(); }
     [[nodiscard]] const SwapPlan& plan() const { return plan_; }
     void set_plan(SwapPlan plan) {
@@ -100,7 +97,7 @@ private:
     SwapPlan plan_;
     ReadQueueView read_queue_;
     bool reference_forward_end_;
-    GpuStream* gpu_ = nullptr;
+    GpuStream& gpu_;
     int next_group_ = 0;  // the first backward op whose reads are not issued yet
 };
 
