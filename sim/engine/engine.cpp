@@ -9,6 +9,7 @@
 
 #include "sim/engine/gpu_stream.h"
 #include "sim/engine/policy_view.h"
+#include "sim/engine/semantics_rules.h"
 #include "sim/platform.h"
 
 namespace memsim {
@@ -25,7 +26,6 @@ EvictionPolicy eviction_policy(const EngineConfig& c, const SwapSelection& selec
     p.victim = selection.victim_rule();
     p.spill = mode.moves_tensors() && p.victim && (!p.heuristic || selection.spills_heuristic_victims());
     p.hybrid = c.hybrid;
-    p.dtr_runtime = c.semantics.dtr_runtime;
     return p;
 }
 
@@ -34,16 +34,16 @@ public:
     Engine(const Workload& w, const EngineConfig& c, const ExecPlan& plan, std::unique_ptr<SwapSelection> selection,
            std::unique_ptr<SwapMode> mode, std::unique_ptr<PrefetchRule> prefetch)
         : w_(w), c_(c), plan_(plan), platform_(build_platform(c.platform)),
-          ctx_{w, plan, c, platform_, log_, clock_, tensors_, io_, disk_, memory_, view_, swap_, gpu_},
+          rules_(make_semantics_rules(c.semantics.rules, ctx_, w)),
+          ctx_{w, plan, c, platform_, log_, *rules_, clock_, tensors_, io_, disk_, memory_, view_, swap_, gpu_},
           clock_(log_),
-          storages_(c.semantics.dtr_runtime ? std::make_unique<StorageBook>(w) : nullptr),
-          tensors_(w, plan, c.platform.gpu_speed_scale, storages_.get()),
-          io_(ctx_, c.semantics.reference_io && mode->has_sync_points()),
+          tensors_(w, plan, c.platform.gpu_speed_scale, rules_->storages()),
+          io_(ctx_),
           disk_(ctx_),
-          memory_(ctx_, eviction_policy(c, *selection, *mode), storages_.get()),
-          view_(ctx_, c.semantics.dtr_runtime, storages_.get()),
-          swap_(ctx_, std::move(mode), std::move(prefetch), c.semantics.reference_io),
-          gpu_(ctx_, {c.semantics.dtr_runtime, storages_.get()}) {
+          memory_(ctx_, eviction_policy(c, *selection, *mode)),
+          view_(ctx_),
+          swap_(ctx_, std::move(mode), std::move(prefetch)),
+          gpu_(ctx_) {
         if (swap_.moves_tensors()) swap_.set_plan((c.hybrid ? make_hybrid_selection() : std::move(selection))->plan(w, selection_inputs(c)));
     }
 
@@ -132,9 +132,9 @@ private:
     const ExecPlan& plan_;
     EventLog log_;
     SimPlatform platform_;
+    std::unique_ptr<SemanticsRules> rules_;  // keeps ctx_, built just after it
     EngineContext ctx_;  // refers to the parts below, built after it in this order
     Clock clock_;
-    std::unique_ptr<StorageBook> storages_;  // dtr semantics only
     TensorTable tensors_;
     SwapIo io_;
     DiskQueue disk_;

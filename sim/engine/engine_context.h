@@ -23,6 +23,7 @@ class PolicyView;
 class SwapIo;
 class SwapScheduler;
 class GpuStream;
+class SemanticsRules;
 
 struct EngineContext {
     const Workload& workload;
@@ -30,6 +31,7 @@ struct EngineContext {
     const EngineConfig& config;
     const SimPlatform& platform;  // the SimGrid resources
     EventLog& log;
+    SemanticsRules& rules;  // where the semantics differ (semantics_rules.h)
     Clock& clock;
     TensorTable& tensors;
     SwapIo& io;  // before the disk queue and the memory manager, which hold it by its interfaces

@@ -20,17 +20,17 @@ bool has_plan_steps(const ExecPlan& plan) {
 
 }  // namespace
 
-GpuStream::GpuStream(const EngineContext& ctx, GpuStreamRules rules)
-    : w_(ctx.workload), plan_(ctx.plan), rules_(rules), speed_(ctx.config.platform.gpu_speed_scale),
-      planned_(has_plan_steps(ctx.plan)), budgeted_(ctx.config.budget.has_value()), max_overhead_(ctx.config.max_overhead),
-      tensors_(ctx.tensors), memory_(ctx.memory), io_(ctx.io), swap_(ctx.swap), disk_(ctx.disk), clock_(ctx.clock),
-      log_(ctx.log), compute_ms_scaled_(ctx.workload.compute_ms() / speed_) {}
+GpuStream::GpuStream(const EngineContext& ctx)
+    : w_(ctx.workload), plan_(ctx.plan), speed_(ctx.config.platform.gpu_speed_scale), planned_(has_plan_steps(ctx.plan)),
+      budgeted_(ctx.config.budget.has_value()), max_overhead_(ctx.config.max_overhead), rules_(ctx.rules),
+      tensors_(ctx.tensors), memory_(ctx.memory), io_(ctx.io), swap_(ctx.swap), disk_(ctx.disk), clock_(ctx.clock), log_(ctx.log),
+      compute_ms_scaled_(ctx.workload.compute_ms() / speed_) {}
 
 void GpuStream::run() {
     try {
         for (TensorId t : w_.initial_tensors()) memory_.allocate(t, -1);
         for (const PlanStep& step : plan_) run_step(step);
-        if (rules_.storages) request_final_outputs();
+        rules_.at_end_of_plan();
         finish_iteration();
         finished_ = true;
     } catch (const RunStopped& stop) {
@@ -54,26 +54,23 @@ void GpuStream::run_step(const PlanStep& step) {
         return;
     }
     for (TensorId t : op.arrivals) memory_.allocate(t, i);  // constants declared just before this op
-    if (rules_.storages) request_outputs(i);
+    rules_.on_op_requested(i);
     swap_.before_op(i);
     // Inputs of the running operator are locked (not evictable) while it needs them.
-    lock_inputs(op, i, 0);
+    rules_.lock_inputs(op, i, 0);
     for (TensorId t : op.inputs) tensors_.mark_used(t);
-    if (rules_.storages) memory_.make_room_for(fresh_output_bytes(op), i);
+    rules_.make_room_for_outputs(op, i);
     for (TensorId t : op.outputs) {
         memory_.allocate(t, i);
         tensors_.lock(t);
     }
     run_exec(i, lane::kCompute, true);
     counts_.compute_ms += op.cost_ms / speed_;
-    if (rules_.storages && !op.outputs.empty())
-        for (TensorId t : evictable_order(op.outputs, op.outputs.front())) tensors_.unlock(t);
-    else
-        for (TensorId t : op.outputs) tensors_.unlock(t);
+    rules_.unlock_outputs(op);
     for (TensorId t : op.inputs) tensors_.unlock(t);
     for (TensorId t : op.release) release(t, i);
-    for (TensorId t : op.inputs) free_if_dead(t, i);
-    for (TensorId t : memory_.take_regenerated()) free_if_dead(t, i);
+    for (TensorId t : op.inputs) rules_.free_if_dead(t, i);
+    for (TensorId t : memory_.take_regenerated()) rules_.free_if_dead(t, i);
     if (i == w_.forward_end - 1) log_.forward_end_ms = clock_.now();
     swap_.after_op(i);
 }
@@ -96,28 +93,15 @@ void GpuStream::run_exec(int op, const char* lane_name, bool top_level, const st
     log_.add({lane_name, start, clock_.now(), op, o.name, o.outputs, 0, for_tensor});
     for (const ScratchEvent& e : o.scratch)
         if (!e.alloc && tensors_[e.tensor].where == Where::Resident) memory_.free_memory(e.tensor, op);
-    // dtr semantics: inputs were stamped when locked; a recomputed tensor keeps the
-    // stamp its requester gave it. Elsewhere the policies' clock is the simulated one.
-    if (!rules_.dtr_runtime)
-        for (TensorId t : o.inputs) tensors_[t].last_access_ms = clock_.now();
-    if (!rules_.dtr_runtime)
-        for (TensorId t : o.outputs) tensors_[t].last_access_ms = clock_.now();
-    else if (top_level)
-        for (TensorId t : o.outputs) tensors_.stamp_access(t, clock_.op_clock_ms());
+    rules_.after_exec(o, top_level);
 }
 
 void GpuStream::ensure_resident(TensorId t, int op, int depth) {
     if (depth > static_cast<int>(w_.ops.size()) + 1)
         throw InvariantError(fmt::format("op {}: recomputation of tensor {} does not terminate", op, w_.tensors[t].name));
     TensorState& st = tensors_[t];
-    if (w_.tensors[t].alias_of >= 0 && rules_.storages) {
-        // dtr: a view is defined on its own; an undefined one re-runs its view op.
-        if (st.where != Where::Resident) recompute(w_.tensors[t].producer, op, depth, t);
-        return;
-    }
     if (w_.tensors[t].alias_of >= 0) {
-        ensure_resident(w_.tensors[t].alias_of, op, depth + 1);
-        st.where = Where::Resident;
+        rules_.make_view_resident(t, op, depth);
         return;
     }
     if (st.where == Where::Resident) {
@@ -137,40 +121,24 @@ void GpuStream::ensure_resident(TensorId t, int op, int depth) {
     if (planned_ && !heuristic)
         throw InvariantError(fmt::format("op {} ({}): the execution plan needs tensor {} which it did not keep or "
                                          "recompute", op, w_.ops[op].name, w_.tensors[t].name));
-    if (st.where == Where::Absent && !st.released && !rules_.dtr_runtime && !heuristic)
+    if (st.where == Where::Absent && !st.released && !rules_.recomputes_unproduced_inputs() && !heuristic)
         throw InvariantError(fmt::format("op {} ({}): input tensor {} used before it was produced or after it was freed",
                                          op, w_.ops[op].name, w_.tensors[t].name));
     recompute(producer, op, depth, t);
 }
 
-// Locks every input first (a resident one must not be evicted while a missing one is
-// brought back), then makes the missing ones resident in input order.
-void GpuStream::lock_inputs(const Op& op, int for_op, int depth) {
-    if (rules_.storages) {
-        lock_inputs_by_storage(op, for_op, depth);
-        return;
-    }
-    if (rules_.dtr_runtime)
-        for (TensorId t : op.inputs) tensors_[t].last_access_ms = clock_.op_clock_ms();
-    for (TensorId t : op.inputs) tensors_.lock(t);
-    for (TensorId t : op.inputs) io_.swap_in_now(t, for_op);
-    for (TensorId t : op.inputs) ensure_resident(t, for_op, depth);
-}
-
 void GpuStream::recompute(int producer, int for_op, int depth, TensorId for_tensor) {
     const Op& p = w_.ops[producer];
-    lock_inputs(p, for_op, depth + 1);
-    // dtr: room for all the outputs first (those still present are computed twice and
-    // the copy dropped); only the regenerated ones are locked and re-enter the pool.
-    if (rules_.storages) memory_.make_room_for(fresh_output_bytes(p), for_op);
+    rules_.lock_inputs(p, for_op, depth + 1);
+    rules_.make_room_for_outputs(p, for_op);
     std::vector<TensorId> regenerated;
     for (TensorId out : p.outputs) {
-        if (tensors_[out].where != Where::Resident) {
+        const bool absent = tensors_[out].where != Where::Resident;
+        if (absent) {
             memory_.allocate(out, for_op);
             regenerated.push_back(out);
-            if (rules_.storages) tensors_.lock(out);
         }
-        if (!rules_.storages) tensors_.lock(out);
+        rules_.lock_recomputed_output(out, absent);
     }
     // Scratch another step still holds (allocated by the op, freed by a later one) is
     // not allocated twice; what this recomputation allocates it frees.
@@ -180,21 +148,11 @@ void GpuStream::recompute(int producer, int for_op, int depth, TensorId for_tens
     run_exec(producer, lane::kRecompute, false, &scratch, for_tensor);
     for (TensorId t : scratch)
         if (tensors_[t].where == Where::Resident) memory_.free_memory(t, for_op);
-    for (TensorId out : regenerated) {
-        if (rules_.storages && w_.tensors[out].alias_of >= 0) continue;  // a view: its storage was present
-        ++tensors_[out].recomputes;
-        if (memory_.heuristic()) memory_.heuristic()->on_rematerialized(memory_.view(), out);
-    }
-    if (rules_.storages)
-        for (TensorId out : evictable_order(regenerated, for_tensor)) tensors_.unlock(out);
-    else
-        for (TensorId out : p.outputs) tensors_.unlock(out);
+    for (TensorId out : regenerated) rules_.on_regenerated(out);
+    rules_.unlock_recomputed_outputs(p, regenerated, for_tensor);
     for (TensorId in : p.inputs) {
         tensors_.unlock(in);
-        // Brought back only to regenerate another tensor: kept (evictable) until the
-        // requesting op has run, so sibling branches do not regenerate it again.
-        if (tensors_[in].released && !planned_ && !rules_.dtr_runtime && !kept_as_source(in))
-            memory_.keep_regenerated(in);
+        rules_.after_recompute_input(in);
     }
     ++counts_.recomputed_ops;
     counts_.recompute_ms += p.cost_ms / speed_;
@@ -213,7 +171,8 @@ void GpuStream::check_overhead(int for_op) const {
                                                counts_.recompute_ms, kRunawayOverhead, compute_ms_scaled(), for_op)};
 }
 
-// A tensor brought back only for a recomputation after its last use goes again.
+// A tensor brought back for a recomputation after its last use goes again (a plan frees
+// what it recomputed with its own Release steps).
 // Under a recomputation budget a constant or input (no producer) is never freed before
 // the end, as in the published DTR runtime: an evicted tensor computed from it may need
 // it again to be recomputed, and nothing could bring it back.
@@ -221,8 +180,12 @@ bool GpuStream::kept_as_source(TensorId t) const {
     return memory_.heuristic() && budgeted_ && w_.tensors[t].producer == kNoOp;
 }
 
+void GpuStream::keep_regenerated_input(TensorId t) {
+    if (tensors_[t].released && !planned_ && !kept_as_source(t)) memory_.keep_regenerated(t);
+}
+
 void GpuStream::free_if_dead(TensorId t, int op) {
-    if (rules_.dtr_runtime || planned_ || kept_as_source(t)) return;  // a plan frees what it recomputed with its own Release steps
+    if (planned_ || kept_as_source(t)) return;
     const TensorState& st = tensors_[t];
     if (st.released && st.where == Where::Resident && st.locks == 0 && !st.writing && !st.reading) memory_.free_memory(t, op);
 }
@@ -241,18 +204,7 @@ void GpuStream::release(TensorId t, int op, bool plan_step) {
         return;
     }
     if (st.released) return;  // already gone
-    // dtr: a view's release is its storage's (the root's release, when the last goes).
-    if (rules_.storages && w_.tensors[t].alias_of >= 0) return;
-    st.released = true;
-    if (kept_as_source(t)) return;  // stays resident until the end of the iteration
-    if (rules_.dtr_runtime && st.where == Where::Resident && st.locks == 0) {
-        memory_.drop(t, op);  // the published DTR runtime: freed at once but still recomputable
-        return;
-    }
-    if (rules_.dtr_runtime && st.where == Where::Evicted) return;
-    if (st.where == Where::Resident && !st.writing && !st.written) memory_.free_memory(t, op);
-    else if (st.where == Where::OnDisk || st.where == Where::Evicted) st.where = Where::Absent;
-    // A tensor still being written is freed when its write ends.
+    rules_.release(t, op);
 }
 
 void GpuStream::finish_iteration() {

@@ -7,14 +7,15 @@
 
 #include "sim/engine/oom_report.h"
 #include "sim/engine/policy_view.h"
+#include "sim/engine/semantics_rules.h"
 #include "sim/engine/swap_io.h"
 #include "sim/engine/run_result.h"
 
 namespace memsim {
 
-MemoryManager::MemoryManager(const EngineContext& ctx, EvictionPolicy policy, const StorageBook* storages)
+MemoryManager::MemoryManager(const EngineContext& ctx, EvictionPolicy policy)
     : w_(ctx.workload), tensors_(ctx.tensors), clock_(ctx.clock), log_(ctx.log), allocator_(ctx.config.make_allocator()),
-      budget_(ctx.config.budget), policy_(std::move(policy)), spiller_(ctx.io), view_(ctx.view), storages_(storages) {
+      budget_(ctx.config.budget), policy_(std::move(policy)), rules_(ctx.rules), spiller_(ctx.io), view_(ctx.view) {
     allocator_->prepare(w_);
 }
 
@@ -35,7 +36,7 @@ void MemoryManager::allocate(TensorId t, int op) {
     st.where = Where::Resident;
     tensors_.stamp_evictable(t);
     tensors_.list_evictable(t);
-    if (!policy_.dtr_runtime) st.last_access_ms = view_.now_ms();  // dtr: stamped by lock and compute only
+    rules_.on_allocated(t);
     sample();
 }
 
@@ -61,11 +62,8 @@ void MemoryManager::free_memory(TensorId t, int op) {
 bool MemoryManager::evictable(TensorId t) const {
     const TensorState& st = std::as_const(tensors_)[t];  // a read: not a change (TensorTable::touch)
     const Tensor& tensor = w_.tensors[t];
-    // In dtr semantics a tensor recomputed after its release stays an ordinary
-    // evictable tensor (the published runtime); otherwise it has no future use left.
     return st.where == Where::Resident && !st.writing && !st.reading && st.locks == 0 && !tensor.constant &&
-           tensor.producer != kNoOp && !tensor.scratch && tensor.alias_of < 0 &&
-           (policy_.dtr_runtime || tensors_.has_future_use(t));
+           tensor.producer != kNoOp && !tensor.scratch && tensor.alias_of < 0 && rules_.evictable_by_use(t);
 }
 
 // Budget enforcement: wait for writes that will free memory, then evict (drop for
@@ -164,9 +162,7 @@ void MemoryManager::evict(TensorId t, int op) {
 void MemoryManager::drop(TensorId t, int op) {
     free_memory(t, op);
     tensors_[t].where = Where::Evicted;
-    if (storages_)
-        for (TensorId v : storages_->views(t))
-            if (tensors_[v].where == Where::Resident) tensors_[v].where = Where::Evicted;
+    rules_.on_dropped(t);
     if (policy_.heuristic) policy_.heuristic->on_evicted(view_, t);
 }
 

@@ -36,7 +36,6 @@ struct EvictionPolicy {
     std::unique_ptr<VictimRule> victim;            // chooses otherwise (on-demand swapping)
     bool spill = false;   // evictions go to disk (else they are dropped for recomputation)
     bool hybrid = false;  // each eviction swaps or drops, whichever is cheaper
-    bool dtr_runtime = false;  // the published DTR runtime's evictability rule
 };
 
 // Forced evictions by outcome (the summary's evictions, and the hybrid's details).
@@ -51,8 +50,7 @@ class MemoryManager {
 public:
     // The allocator and the budget from the context's configuration; swap-outs go to the
     // context's swap side (a Spiller), policies read the context's view.
-    // dtr semantics: dropping a storage undefines its views (docs/recompute.md).
-    MemoryManager(const EngineContext& ctx, EvictionPolicy policy, const StorageBook* storages);
+    MemoryManager(const EngineContext& ctx, EvictionPolicy policy);
     ~MemoryManager();
 
     // Evicts until `bytes` more fit the budget (the published DTR runtime makes room for
@@ -96,12 +94,12 @@ private:
     std::unique_ptr<Allocator> allocator_;
     std::optional<std::uint64_t> budget_;
     EvictionPolicy policy_;
+    SemanticsRules& rules_;
     Spiller& spiller_;
     const PolicyView& view_;
     std::uint64_t live_bytes_ = 0, live_peak_ = 0;
     EvictionCounts evictions_;
     std::vector<TensorId> regenerated_dead_;  // dead tensors a regeneration brought back
-    const StorageBook* storages_;
     std::unique_ptr<EvictionIndex> index_;  // a staleness-form heuristic's candidates
 };
 

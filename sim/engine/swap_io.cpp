@@ -2,11 +2,13 @@
 
 #include <algorithm>
 
+#include "sim/engine/semantics_rules.h"
+
 namespace memsim {
 
-SwapIo::SwapIo(const EngineContext& ctx, bool defer_write_frees)
+SwapIo::SwapIo(const EngineContext& ctx)
     : w_(ctx.workload), tensors_(ctx.tensors), memory_(ctx.memory), disk_(ctx.disk), clock_(ctx.clock), log_(ctx.log),
-      defer_write_frees_(defer_write_frees), write_seq_(ctx.workload.tensors.size(), 0) {}
+      rules_(ctx.rules), write_seq_(ctx.workload.tensors.size(), 0) {}
 
 void SwapIo::write(TensorId t, int op) {
     TensorState& st = tensors_[t];
@@ -73,17 +75,17 @@ void SwapIo::on_io_done(const IoRequest& r) {
         st.has_disk_copy = true;
         end_write(r.tensor);
         if (st.keep_resident) return;
-        if (defer_write_frees_) {
-            st.written = true;  // freed at the next sync point (reference rule)
-            written_unfreed_.push_back(r.tensor);
-            return;
-        }
-        free_to_disk(r.tensor, r.op);
+        rules_.on_write_done(r.tensor, r.op);
     } else {
         counts_.bytes_read += r.bytes;
         ++counts_.reads;
         st.reading = false;
     }
+}
+
+void SwapIo::free_at_next_sync_point(TensorId t) {
+    tensors_[t].written = true;
+    written_unfreed_.push_back(t);
 }
 
 void SwapIo::free_to_disk(TensorId t, int op) {

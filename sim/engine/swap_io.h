@@ -1,7 +1,7 @@
 // Swapping at the tensor level: a swap-out holds the tensor's memory until its write
 // ends, a swap-in allocates before its read is queued; a tensor needed again while its
-// write is pending is used in place. Under semantics that defer frees (the reference),
-// finished writes keep their memory until the swap mode's next sync point.
+// write is pending is used in place. When a write ends the semantics' rules free its
+// tensor at once, or (the reference's) at the swap mode's next sync point.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +15,7 @@ namespace memsim {
 
 class SwapIo final : public Spiller, public IoListener {
 public:
-    SwapIo(const EngineContext& ctx, bool defer_write_frees);
+    explicit SwapIo(const EngineContext& ctx);
 
     void write(TensorId t, int op);
     void read(TensorId t, int op);
@@ -25,6 +25,10 @@ public:
     void use_in_place(TensorId t, int op);
     void free_finished_writes(int op);  // frees every finished write in FIFO order
     void free_pending_writes(int op);   // the reference's end-of-forward quirk
+    // A written tensor's memory: freed now (it is on disk), or at the next sync point
+    // (free_finished_writes).
+    void free_to_disk(TensorId t, int op);
+    void free_at_next_sync_point(TensorId t);
     // What the swap side moved: the summary's swap counters.
     struct Counts {
         std::uint64_t writes = 0, reads = 0;                  // completed
@@ -39,7 +43,6 @@ public:
     void on_io_done(const IoRequest& r) override;
 
 private:
-    void free_to_disk(TensorId t, int op);
     void end_write(TensorId t);
     // Every change of keep_resident goes through here: kept_writes_ counts the writes in
     // flight whose tensor stays (so writes_will_free() is O(1), not a scan).
@@ -51,7 +54,7 @@ private:
     DiskQueue& disk_;
     Clock& clock_;
     EventLog& log_;
-    bool defer_write_frees_;
+    SemanticsRules& rules_;
     std::map<std::uint64_t, TensorId> in_flight_writes_;  // by issue order
     std::vector<std::uint64_t> write_seq_;                // per tensor: its key in in_flight_writes_
     std::uint64_t next_write_seq_ = 0;

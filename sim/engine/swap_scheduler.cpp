@@ -3,13 +3,13 @@
 #include <algorithm>
 
 #include "sim/engine/gpu_stream.h"
+#include "sim/engine/semantics_rules.h"
 
 namespace memsim {
 
-SwapScheduler::SwapScheduler(const EngineContext& ctx, std::unique_ptr<SwapMode> mode, std::unique_ptr<PrefetchRule> prefetch,
-                             bool reference_forward_end)
-    : w_(ctx.workload), tensors_(ctx.tensors), io_(ctx.io), clock_(ctx.clock), mode_(std::move(mode)),
-      prefetch_(std::move(prefetch)), read_queue_(ctx, plan_), reference_forward_end_(reference_forward_end), gpu_(ctx.stream) {}
+SwapScheduler::SwapScheduler(const EngineContext& ctx, std::unique_ptr<SwapMode> mode, std::unique_ptr<PrefetchRule> prefetch)
+    : w_(ctx.workload), tensors_(ctx.tensors), io_(ctx.io), clock_(ctx.clock), rules_(ctx.rules), mode_(std::move(mode)),
+      prefetch_(std::move(prefetch)), read_queue_(ctx, plan_), gpu_(ctx.stream) {}
 
 // Swap-ins this op needs, issued according to the mode; prefetch for later ops.
 void SwapScheduler::before_op(int op) {
@@ -49,14 +49,7 @@ void SwapScheduler::make_inputs_resident(int op) {
     for (TensorId t : w_.ops[op].inputs) gpu_.ensure_resident(t, op);
 }
 
-bool SwapScheduler::free_pending_writes_at_forward_end() {
-    if (!reference_forward_end_) return false;
-    const int f = w_.forward_end;
-    io_.free_pending_writes(f);
-    issue_reads(f, f);  // the first read, queued behind every pending write
-    next_group_ = f + 1;
-    return true;
-}
+bool SwapScheduler::free_pending_writes_at_forward_end() { return rules_.free_pending_writes_at_forward_end(); }
 
 // At the start of backward op `op`, issue the reads the prefetch rule wants now.
 void SwapScheduler::prefetch(int op) {
@@ -64,13 +57,12 @@ void SwapScheduler::prefetch(int op) {
     if (next_group_ < op) next_group_ = op;
     prefetch_->begin(read_queue_, op);
     while (next_group_ < n && prefetch_->issue_now(read_queue_, op, next_group_)) {
-        issue_prefetch(next_group_, op);
+        rules_.issue_prefetch(next_group_, op);
         ++next_group_;
     }
 }
 
 void SwapScheduler::issue_prefetch(int consumer, int at_op) {
-    if (reference_forward_end_) return issue_reads(consumer, at_op);  // the reference's rule
     for (TensorId t : plan_.in_for[consumer]) {
         const TensorState& st = tensors_[t];
         if (st.where == Where::Resident && st.writing && !st.keep_resident) io_.use_in_place(t, at_op);

@@ -59,10 +59,10 @@ private:
 
 class SwapScheduler final : public SwapActions {
 public:
-    SwapScheduler(const EngineContext& ctx, std::unique_ptr<SwapMode> mode, std::unique_ptr<PrefetchRule> prefetch,
-                  bool reference_forward_end);
+    SwapScheduler(const EngineContext& ctx, std::unique_ptr<SwapMode> mode, std::unique_ptr<PrefetchRule> prefetch);
 
     [[nodiscard]] bool moves_tensors() const { return mode_->moves_tensors(); }
+    [[nodiscard]] bool has_sync_points() const { return mode_->has_sync_points(); }
     [[nodiscard]] const SwapPlan& plan() const { return plan_; }
     void set_plan(SwapPlan plan) {
         plan_ = std::move(plan);
@@ -81,22 +81,25 @@ public:
     void free_finished_writes(int at_op) override { io_.free_finished_writes(at_op); }
     void make_inputs_resident(int op) override;
     void prefetch(int op) override;
-    // A prefetched group under the simulated semantics: reads of tensors on disk, and a
+    bool free_pending_writes_at_forward_end() override;
+
+    // A prefetched group as memsim's own rules issue it: reads of tensors on disk, and a
     // tensor still being written is kept (its queued write dropped, one in flight frees
     // nothing): it is needed soon, and keeping it costs the memory its read would.
     void issue_prefetch(int consumer, int at_op);
-    bool free_pending_writes_at_forward_end() override;
+    // Prefetch rounds go on from the group of op `op` (the groups before it are issued).
+    void prefetch_from(int op) { next_group_ = op; }
 
 private:
     const Workload& w_;
     TensorTable& tensors_;
     SwapIo& io_;
     Clock& clock_;
+    SemanticsRules& rules_;
     std::unique_ptr<SwapMode> mode_;
     std::unique_ptr<PrefetchRule> prefetch_;
     SwapPlan plan_;
     ReadQueueView read_queue_;
-    bool reference_forward_end_;
     GpuStream& gpu_;
     int next_group_ = 0;  // the first backward op whose reads are not issued yet
 };

@@ -48,7 +48,7 @@ EngineConfig resolve_engine_config(const Scenario& s, const Workload& w) {
     c.semantics = find_row(semantics_table(), policy.semantics)->make();
     // The published DTR runtime reports such a budget as out of memory (its h_DTR table
     // has OOM cells there): dtr semantics keep that answer (docs/budgets.md).
-    if (c.budget && !c.semantics.dtr_runtime) check_budget_fits_every_op(s, w, *c.budget);
+    if (c.budget && !c.semantics.runs_below_working_set) check_budget_fits_every_op(s, w, *c.budget);
     c.hybrid = policy.hybrid;
     c.max_overhead = policy.recompute.max_overhead;
     c.make_allocator = [name = policy.allocator] { return make_allocator(name); };
