@@ -1,10 +1,9 @@
-// The wiring: builds the clock, the tensor table, the disk queue, the memory manager,
-// the swap side and the GPU stream from a EngineConfig, runs the two actors, and fills the
-// summary.
+// The wiring: builds the platform, the semantics' rules and the parts of a run (the
+// clock, the tensor table, the swap side, the disk queue, the memory manager, the
+// policies' view, the swap scheduler, the GPU stream) around one EngineContext, runs
+// the two actors, and assembles the summary from the parts' counters.
 #include "sim/engine/engine.h"
 
-
-#include <fmt/format.h>
 #include <simgrid/s4u.hpp>
 
 #include "sim/engine/gpu_stream.h"
