@@ -111,7 +111,7 @@ struct EventLog {
     bool reports_allocated = false;  // the allocator's allocated bytes differ from its footprint (torch_caching)
     LabelStore labels;                      // the text the activities' labels view
     // A measuring run whose caller reads only its summary records nothing (see
-    // RunConfig::record_events); the summary does not read the log.
+    // EngineConfig::record_events); the summary does not read the log.
     bool recording = true;
 
     void add(Activity a) {

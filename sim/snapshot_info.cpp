@@ -52,7 +52,9 @@ nlohmann::json snapshot_info(const SnapshotWorkload& s, const std::string& alloc
     nlohmann::json peaks = nlohmann::json::object();
     for (const AllocatorRow& row : allocator_table()) {
         const std::string name(row.name);
-        std::unique_ptr<Allocator> a = row.make(AllocatorParams{name == "torch_caching" ? conf : ""});
+        ParamValues given;
+        if (name == "torch_caching") given["torch_alloc_conf"] = conf;
+        std::unique_ptr<Allocator> a = make_allocator(name, given);
         peaks[name] = replay_peak(w, *a);
     }
     j["replayed_peak_bytes"] = peaks;

@@ -1,5 +1,7 @@
 #include "sim/summary.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "models/workload/workload.h"
@@ -10,6 +12,10 @@ std::string workload_label(const Workload& w) {
     if (w.name.empty()) return w.source;
     // A DTR log has no batch (the loader sets 0): its file name says what it is.
     return w.batch > 0 ? fmt::format("{} (batch {})", w.name, w.batch) : w.name;
+}
+
+double reported_overhead(double time_ms, double no_policy_time_ms) {
+    return no_policy_time_ms > 0 ? std::round(time_ms / no_policy_time_ms * 1e9) / 1e9 : 0.0;
 }
 
 namespace {

@@ -34,7 +34,7 @@ struct Summary {
     std::optional<CachingFigures> caching;
     double time_ms = 0.0;
     // time_ms / the time of the same workload and platform with no memory policy at all
-    // (no budget, no swap, no recompute): sim/run/no_policy_time.h.
+    // (no budget, no swap, no recompute): sim/run/measuring_runs.h.
     double overhead = 0.0;
     double no_policy_time_ms = 0.0;
     // Operator compute the run performed on the simulated device (scaled by
@@ -62,6 +62,13 @@ struct Summary {
 };
 
 struct Workload;
+
+// The summary's overhead: time_ms / no_policy_time_ms to nine decimals, the precision
+// it has always been reported with (both times are reported in full beside it); 0 when
+// nothing ran (a planner stopped before the run). Every simulation runs on a fresh
+// SimGrid clock (sim/run/measuring_runs.h), so a run whose budget never binds is
+// exactly 1 before rounding too.
+double reported_overhead(double time_ms, double no_policy_time_ms);
 
 // How a summary names a workload: "name (batch N)", or its source file.
 std::string workload_label(const Workload& w);

@@ -34,10 +34,10 @@ void check_budget_fits_every_op(const Scenario& s, const Workload& w, std::uint6
                                  w.ops[largest.op].name, format_bytes_human(largest.bytes), largest.bytes));
 }
 
-RunConfig resolve_run_config(const Scenario& s, const Workload& w) {
+EngineConfig resolve_engine_config(const Scenario& s, const Workload& w) {
     validate_policy(s);
     const PolicySpec& policy = s.policy;
-    RunConfig c;
+    EngineConfig c;
     c.scenario_name = s.name;
     c.semantics_label = policy.semantics;
     c.swap_mode_label = policy.swap.mode;
@@ -48,7 +48,7 @@ RunConfig resolve_run_config(const Scenario& s, const Workload& w) {
     c.semantics = find_row(semantics_table(), policy.semantics)->make();
     // The published DTR runtime reports such a budget as out of memory (its h_DTR table
     // has OOM cells there): dtr semantics keep that answer (docs/budgets.md).
-    if (c.budget && !c.semantics.dtr_runtime) check_budget_fits_every_op(s, w, *c.budget);
+    if (c.budget && !c.semantics.runs_below_working_set) check_budget_fits_every_op(s, w, *c.budget);
     c.hybrid = policy.hybrid;
     c.max_overhead = policy.recompute.max_overhead;
     // Each factory builds its row's policy with the parameters the scenario gave it.

@@ -62,11 +62,7 @@ std::vector<std::string> run_warnings(const Scenario& s, const Workload& w, cons
     SwapWarningInputs in;
     in.swaps = mode_row->flags.moves_tensors;
     in.async = mode_row->flags.uses_prefetch_rule;
-    const DiskSpec& disk = s.platform.disk;
-    in.read_bytes_per_s = disk.read_bytes_per_s;
-    in.write_bytes_per_s = disk.write_bytes_per_s;
-    in.read_latency_ms = disk.read_latency_ms;
-    in.write_latency_ms = disk.write_latency_ms;
+    in.disk = s.platform.disk;
     if (in.swaps) {
         const std::vector<std::int64_t> live = live_bytes_during(w);
         in.no_swap_live_peak_bytes = live.empty() ? 0 : static_cast<std::uint64_t>(*std::max_element(live.begin(), live.end()));

@@ -55,7 +55,7 @@ void validate_policy(const Scenario& s) {
         fail("policy.recompute.heuristic", "recomputation needs platform.memory.budget");
     if (policy.hybrid && (!mode.moves_tensors || policy.recompute.heuristic.empty()))
         fail("policy.hybrid", "needs both policy.swap.mode and policy.recompute.heuristic");
-    if (semantics.reference_io && mode.moves_tensors && policy.swap.select != "feature_maps")
+    if (semantics.feature_maps_only && mode.moves_tensors && policy.swap.select != "feature_maps")
         fail("policy.semantics", "reference semantics exist for the feature_maps selection only");
     // "eager" was the default before "budget" and is what shipped reference runs name.
     if (semantics.read_issue_rule && mode.uses_prefetch_rule &&

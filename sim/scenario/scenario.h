@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include "models/platform/platform_spec.h"
 #include "models/policy_params.h"
 
 namespace memsim {
@@ -25,32 +26,6 @@ struct WorkloadSpec {
     std::string torch_snapshot;  // PyTorch memory snapshot (pickle) with a device trace
     std::string synthetic; // built-in generator name
     std::map<std::string, double> synthetic_params;
-};
-
-// The profiled phone's disk: 104094472 bytes in 4.452 s (the default disk).
-inline constexpr double kPhoneDiskBytes = 104094472.0;
-inline constexpr double kPhoneDiskSeconds = 4.452;
-inline constexpr double kPhoneDiskBytesPerS = kPhoneDiskBytes / kPhoneDiskSeconds;
-
-struct DiskSpec {
-    double read_bytes_per_s = kPhoneDiskBytesPerS;
-    double write_bytes_per_s = kPhoneDiskBytesPerS;
-    double read_latency_ms = 0.0;
-    double write_latency_ms = 0.0;
-};
-
-struct PlatformSpec {
-    std::string name = "default";
-    double gpu_speed_scale = 1.0;
-    DiskSpec disk;
-    std::optional<std::uint64_t> memory_budget;
-    // platform.memory.budget_ratio: the budget as a fraction of the workload's live-bytes
-    // (os) peak whatever the allocator (docs/budgets.md), resolved into memory_budget once the workload
-    // is loaded (resolve_run_config in sim/run/run_config.h). Exclusive with budget.
-    std::optional<double> memory_budget_ratio;
-    // platform.memory.allow_ratio_above_one: a budget_ratio above 1 (more memory than the
-    // workload ever holds) is accepted only when the user says they mean it.
-    bool allow_ratio_above_one = false;
 };
 
 // Each policy choice is the name of a row of its family's table and the parameters the

@@ -39,9 +39,8 @@ public:
         : w_(w), windows_(feature_map_windows(w)), n_(static_cast<int>(w.ops.size())), time_before_(w.ops.size() + 1, 0.0) {
         for (int i = 0; i < n_; ++i) time_before_[i + 1] = time_before_[i] + w.ops[i].cost_ms / in.gpu_speed_scale;
         for (const FeatureMapWindow& win : windows_) {
-            const auto b = static_cast<double>(w.tensors[win.tensor].bytes);
-            write_ms_.push_back(in.disk.write_latency_ms + b * 1e3 / in.disk.write_bytes_per_s);
-            read_ms_.push_back(in.disk.read_latency_ms + b * 1e3 / in.disk.read_bytes_per_s);
+            write_ms_.push_back(in.disk.write_ms(w.tensors[win.tensor].bytes));
+            read_ms_.push_back(in.disk.read_ms(w.tensors[win.tensor].bytes));
         }
     }
 

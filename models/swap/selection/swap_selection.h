@@ -9,6 +9,7 @@
 #include <optional>
 #include <span>
 
+#include "models/platform/transfer_model.h"
 #include "models/policy_table.h"
 #include "models/swap/swap_plan.h"
 #include "models/swap/victim/victim_rule.h"
@@ -16,18 +17,11 @@
 
 namespace memsim {
 
-// The platform's disk as a selection sees it (bandwidth-aware selections time the I/O).
-struct DiskRates {
-    double read_bytes_per_s = 0;
-    double write_bytes_per_s = 0;
-    double read_latency_ms = 0;
-    double write_latency_ms = 0;
-};
-
-// What a selection plans from besides the workload.
+// What a selection plans from besides the workload (bandwidth-aware selections time
+// their I/O with the disk's transfer model).
 struct SelectionInputs {
     std::optional<std::uint64_t> budget;
-    DiskRates disk;
+    TransferModel disk{DiskSpec{}};
     double gpu_speed_scale = 1.0;
 };
 

@@ -274,6 +274,6 @@ TEST_CASE("torch_caching: summary figures and the allocator row") {
     CHECK(f.segment_count == 3);
     CHECK(f.segment_allocations == 3);
     CHECK(a.peak_bytes() == 38 * MiB);
-    CHECK(make_allocator("torch_caching", {"expandable_segments:True"})->name() == "torch_caching");
-    CHECK_THROWS_WITH(make_allocator("torch_caching", {"expandable_segments:yes"}), Catch::Contains("'yes' is not True or False"));
+    CHECK(make_allocator("torch_caching", {{"torch_alloc_conf", std::string("expandable_segments:True")}})->name() == "torch_caching");
+    CHECK_THROWS_WITH(make_allocator("torch_caching", {{"torch_alloc_conf", std::string("expandable_segments:yes")}}), Catch::Contains("'yes' is not True or False"));
 }
