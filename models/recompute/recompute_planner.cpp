@@ -12,36 +12,43 @@ namespace memsim {
 
 namespace {
 
-template <ExecPlan (*Plan)(const Workload&, std::uint64_t, double)>
-PlannerOutput plain(const Workload& w, const PlannerInputs& in) {
-    return {Plan(w, in.budget_bytes, in.recompute_limit_ms), {}};
+// A planner that takes no parameter and reports nothing besides its plan.
+template <ExecPlan (*plan)(const Workload&, std::uint64_t, double)>
+PlannerOutput without_params(const Workload& w, const PlannerInputs& in, const PolicyParams&) {
+    return {plan(w, in.budget_bytes, in.recompute_limit_ms), {}};
 }
-
-const std::array<RecomputePlannerRow, 4> kPlanners{{
-    {"msps_on_demand", "in order; over the budget, releases the tensor saving most bytes per ms of recomputation", plain<plan_msps_on_demand>},
-    {"capuchin", "feature maps chosen by memory saved per second, regenerated in the backward pass", plain<plan_capuchin>},
-    {"sublinear", "sqrt(n) checkpoints at the forward graph's cut vertices (the budget does not change it)", plain<plan_sublinear>},
-    {kOptimalPlanner, "the least recomputation time within the budget: chains by dynamic programming, other graphs by "
-                "Checkmate's integer program (CBC, policy.recompute.time_limit)", plan_optimal},
-}};
 
 }  // namespace
 
-std::span<const RecomputePlannerRow> recompute_planner_table() { return kPlanners; }
+std::span<const RecomputePlannerRow> recompute_planner_table() {
+    static const auto planners = std::to_array<RecomputePlannerRow>({
+        {"msps_on_demand", "in order; over the budget, releases the tensor saving most bytes per ms of recomputation",
+         without_params<plan_msps_on_demand>},
+        {"capuchin", "feature maps chosen by memory saved per second, regenerated in the backward pass", without_params<plan_capuchin>},
+        {"sublinear", "sqrt(n) checkpoints at the forward graph's cut vertices (the budget does not change it)",
+         without_params<plan_sublinear>},
+        {kOptimalPlanner, "the least recomputation time within the budget: chains by dynamic programming, other graphs by "
+                          "Checkmate's integer program (CBC)",
+         plan_optimal, optimal_planner_params()},
+    });
+    return planners;
+}
 
-std::vector<std::string> recompute_planner_names() { return row_names(kPlanners); }
+std::vector<std::string> recompute_planner_names() { return row_names(recompute_planner_table()); }
 
-PlannerOutput plan_recompute(const std::string& planner, const Workload& w, const PlannerInputs& inputs) {
-    if (const RecomputePlannerRow* row = find_row(kPlanners, planner)) return row->make(w, inputs);
+PlannerOutput plan_recompute(const std::string& planner, const Workload& w, const PlannerInputs& inputs,
+                             const ParamValues& given) {
+    if (const RecomputePlannerRow* row = find_row(recompute_planner_table(), planner))
+        return row->make(w, inputs, PolicyParams(row->params, given));
     throw std::invalid_argument(unknown_name_message("recompute planner", planner, recompute_planner_names()));
 }
 
 ExecPlan plan_recompute(const std::string& planner, const Workload& w, std::uint64_t budget_bytes,
-                        double recompute_limit_ms) {
+                        double recompute_limit_ms, const ParamValues& given) {
     PlannerInputs inputs;
     inputs.budget_bytes = budget_bytes;
     inputs.recompute_limit_ms = recompute_limit_ms;
-    return plan_recompute(planner, w, inputs).plan;
+    return plan_recompute(planner, w, inputs, given).plan;
 }
 
 }  // namespace memsim

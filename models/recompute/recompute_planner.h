@@ -15,14 +15,10 @@
 
 namespace memsim {
 
-// policy.recompute.time_limit's default: how long the optimal planner's solver may run.
-inline constexpr double kDefaultOptimalTimeLimitS = 60.0;
-
-// What a planner may use besides the workload.
+// What a planner may use besides the workload and its parameters.
 struct PlannerInputs {
     std::uint64_t budget_bytes = 0;
     double recompute_limit_ms = 0.0;  // > 0: a plan recomputing more stops (PlanStopped "thrash")
-    double time_limit_s = kDefaultOptimalTimeLimitS;  // the optimal planner's solver
     // The dynamic heuristics' runs at this budget (the optimal planner's start; the run
     // pipeline sets it, sim/optimal/heuristic_runs.h); unset: none.
     std::function<std::vector<optimal::CandidatePlan>()> heuristic_runs;
@@ -33,16 +29,20 @@ struct PlannerOutput {
     std::map<std::string, double> details;  // for the summary's details (the optimal planner's bound and gap)
 };
 
-// The table of `policy.recompute.planner`: name, one-line summary, and the planner.
-using RecomputePlannerRow = PolicyRow<PlannerOutput (*)(const Workload&, const PlannerInputs&)>;
+// The table of `policy.recompute.planner`: name, one-line summary, the planner
+// (workload, inputs, its parameters) -> plan and details, and the parameters it takes.
+using RecomputePlannerRow = PolicyRow<PlannerOutput (*)(const Workload&, const PlannerInputs&, const PolicyParams&)>;
 std::span<const RecomputePlannerRow> recompute_planner_table();
 
 std::vector<std::string> recompute_planner_names();  // msps_on_demand, capuchin, sublinear, optimal
 // Throws std::invalid_argument naming the unknown planner (with the valid ones and the
-// closest), and PlanStopped when the plan's recomputation exceeds the limit ("thrash") or
-// no plan fits the budget ("infeasible", the optimal planner).
-PlannerOutput plan_recompute(const std::string& planner, const Workload& w, const PlannerInputs& inputs);
+// closest) or a parameter its row does not take, and PlanStopped when the plan's
+// recomputation exceeds the limit ("thrash") or no plan fits the budget ("infeasible",
+// the optimal planner). `given`: the planner's parameters (its row's defaults for the rest).
+PlannerOutput plan_recompute(const std::string& planner, const Workload& w, const PlannerInputs& inputs,
+                             const ParamValues& given = {});
+// The plan alone, with no heuristic runs.
 ExecPlan plan_recompute(const std::string& planner, const Workload& w, std::uint64_t budget_bytes,
-                        double recompute_limit_ms = 0);
+                        double recompute_limit_ms = 0, const ParamValues& given = {});
 
 }  // namespace memsim

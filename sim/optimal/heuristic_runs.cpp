@@ -12,7 +12,9 @@
 #include <string_view>
 
 #include "models/recompute/eviction_heuristic.h"
-#include "sim/simulation.h"
+#include "sim/engine/engine.h"
+#include "sim/run/child_process.h"
+#include "sim/run/run_config.h"
 
 namespace memsim {
 
@@ -22,7 +24,9 @@ namespace {
 Scenario with_heuristic(const Scenario& s, const std::string& name) {
     Scenario run = s;
     run.policy.recompute.planner.clear();
+    run.policy.recompute.planner_params.clear();
     run.policy.recompute.heuristic = name;
+    run.policy.recompute.heuristic_params.clear();  // each heuristic with its row's defaults
     run.policy.swap = SwapSpec{};
     run.policy.hybrid = false;
     return run;
@@ -33,7 +37,9 @@ std::string runs_text(const Scenario& s, const Workload& w) {
     std::ostringstream out;
     for (const std::string& name : eviction_heuristic_names()) {
         try {
-            const RunResult r = simulate(w, with_heuristic(s, name));
+            // The engine alone: the plan is what is read, no measuring run is needed.
+            const Scenario run = with_heuristic(s, name);
+            const RunResult r = simulate(w, resolve_engine_config(run, w), straight_plan(w));
             if (r.summary.status != "ok") continue;
             const ExecPlan plan = plan_of_run(r.log);
             out << name << ' ' << plan.size() << '\n';
@@ -78,30 +84,22 @@ ExecPlan plan_of_run(const EventLog& log) {
 std::vector<optimal::CandidatePlan> heuristic_runs(const Scenario& s, const Workload& w) {
     int fd[2];
     if (pipe(fd) != 0) throw std::runtime_error(std::string("cannot start the heuristics' runs: ") + std::strerror(errno));
-    std::cout.flush();
-    std::cerr.flush();
-    std::fflush(nullptr);  // nothing buffered may be written twice
-    const pid_t pid = fork();
-    if (pid < 0) {
-        const int error = errno;
+    const pid_t pid = fork_child([&] {
         close(fd[0]);
-        close(fd[1]);
-        throw std::runtime_error(std::string("cannot start the heuristics' runs: ") + std::strerror(error));
-    }
-    if (pid == 0) {
-        close(fd[0]);
-        std::string text;
-        try {
-            text = runs_text(s, w);
-        } catch (...) {
-        }
+        const std::string text = runs_text(s, w);
         for (std::size_t done = 0; done < text.size();) {
             const ssize_t n = write(fd[1], text.data() + done, text.size() - done);
             if (n < 0 && errno == EINTR) continue;
             if (n <= 0) break;
             done += static_cast<std::size_t>(n);
         }
-        _exit(0);  // no static destructors, no return into the parent's code
+        return 0;
+    });
+    if (pid < 0) {
+        const int error = errno;
+        close(fd[0]);
+        close(fd[1]);
+        throw std::runtime_error(std::string("cannot start the heuristics' runs: ") + std::strerror(error));
     }
     close(fd[1]);
     std::string text;

@@ -1,8 +1,8 @@
 // The optimal planner's candidates from the dynamic heuristics (docs/optimal.md, "Never
 // worse than the other policies"): every eviction heuristic runs the scenario's workload
 // at its budget (no swapping), and the compute and recompute activities of its run, in
-// order, are its plan. The runs happen in one forked child, so this process's SimGrid
-// clock stays where a lone run's starts (sim/engine/side_run.h says why that matters).
+// order, are its plan. The runs happen in one forked child (sim/run/child_process.h), so
+// this process's SimGrid clock stays where a lone run's starts.
 #pragma once
 
 #include <vector>
