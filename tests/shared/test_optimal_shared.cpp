@@ -34,7 +34,7 @@ Scenario at_budget(std::uint64_t budget, const std::string& heuristic) {
 
 }  // namespace
 
-TEST_CASE("shared: optimal is never slower than any heuristic on the DTR logs") {
+TEST_CASE("shared: optimal is never slower than any heuristic on the DTR logs", "[shared]") {
     for (const std::string prefix : {"inceptionv4-64", "lstm-128", "transformer-10", "treelstm-6", "tv_densenet121-84",
                                      "unroll_gan-512"}) {
         const Workload w = load_dtr_log(shared_dtr_log(prefix));
