@@ -70,7 +70,7 @@ Field make_schema() {
         {"description", Kind::String},
         {"workload", Kind::Map, {
             {"profile", Kind::Path}, {"batch", Kind::Int}, {"forward_end", Kind::Int}, {"costs", Kind::String},
-            {"dtr_log", Kind::Path}, {"synthetic", Kind::String},
+            {"dtr_log", Kind::Path}, {"torch_snapshot", Kind::Path}, {"synthetic", Kind::String},
             {"n", Kind::Float}, {"layers", Kind::Float}, {"width", Kind::Float}, {"seed", Kind::Float},
             {"input", Kind::Float}, {"classes", Kind::Float}}},
         {"platform", Kind::PlatformRef, {

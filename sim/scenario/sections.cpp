@@ -8,9 +8,9 @@ namespace memsim {
 
 WorkloadSpec parse_workload(const YAML::Node& n, const Parser& p) {
     WorkloadSpec w;
-    if (!n || !n.IsMap()) p.fail("workload", "missing: give a profile folder + batch, a dtr_log, or a synthetic model");
-    const int sources = (n["profile"] ? 1 : 0) + (n["dtr_log"] ? 1 : 0) + (n["synthetic"] ? 1 : 0);
-    if (sources != 1) p.fail("workload", "give exactly one of profile, dtr_log, synthetic");
+    if (!n || !n.IsMap()) p.fail("workload", "missing: give a profile folder + batch, a dtr_log, a torch_snapshot, or a synthetic model");
+    const int sources = (n["profile"] ? 1 : 0) + (n["dtr_log"] ? 1 : 0) + (n["synthetic"] ? 1 : 0) + (n["torch_snapshot"] ? 1 : 0);
+    if (sources != 1) p.fail("workload", "give exactly one of profile, dtr_log, torch_snapshot, synthetic");
     if (n["profile"]) {
         w.profile = p.path(n["profile"], "workload.profile");
         if (!n["batch"]) p.fail("workload.batch", "missing (the profile's batch size)");
@@ -18,6 +18,7 @@ WorkloadSpec parse_workload(const YAML::Node& n, const Parser& p) {
         if (w.batch <= 0) p.fail("workload.batch", fmt::format("{} must be >= 1", w.batch));
     }
     if (n["dtr_log"]) w.dtr_log = p.path(n["dtr_log"], "workload.dtr_log");
+    if (n["torch_snapshot"]) w.torch_snapshot = p.path(n["torch_snapshot"], "workload.torch_snapshot");
     if (n["synthetic"]) {
         w.synthetic = p.text(n["synthetic"], "workload.synthetic");
         for (const char* key : {"n", "layers", "width", "seed", "batch", "input", "classes"})
@@ -97,6 +98,7 @@ OutputSpec parse_output(const YAML::Node& n, const Parser& p, const std::string&
     if (n["events"]) s.events = p.scalar<bool>(n["events"], "output.events", "true or false");
     if (n["gantt"]) s.gantt = p.scalar<bool>(n["gantt"], "output.gantt", "true or false");
     if (n["trace"]) s.trace = p.scalar<bool>(n["trace"], "output.trace", "true or false");
+    if (n["torch_snapshot"]) s.torch_snapshot = p.scalar<bool>(n["torch_snapshot"], "output.torch_snapshot", "true or false");
     return s;
 }
 
