@@ -16,9 +16,9 @@
 #include "models/recompute/optimal/optimal_planner.h"
 #include "models/workload/dtr_log.h"
 #include "shared_data.h"
-#include "sim/optimal/heuristic_runs.h"
-#include "sim/scenario/scenario.h"
-#include "sim/simulation.h"
+#include "app/optimal/heuristic_runs.h"
+#include "app/scenario/scenario.h"
+#include "app/run/simulation.h"
 
 using namespace memsim;
 using namespace memsim::test;
@@ -34,7 +34,7 @@ Scenario at_budget(std::uint64_t budget, const std::string& heuristic) {
 
 }  // namespace
 
-TEST_CASE("shared: optimal is never slower than any heuristic on the DTR logs", "[shared]") {
+TEST_CASE("optimal: never slower than any heuristic on the shared DTR logs", "[shared]") {
     for (const std::string prefix : {"inceptionv4-64", "lstm-128", "transformer-10", "treelstm-6", "tv_densenet121-84",
                                      "unroll_gan-512"}) {
         const Workload w = load_dtr_log(shared_dtr_log(prefix));

@@ -14,8 +14,8 @@
 #include "models/recompute/recompute_planner.h"
 #include "models/workload/synthetic.h"
 #include "plan_replay.h"
-#include "sim/scenario/scenario.h"
-#include "sim/simulation.h"
+#include "app/scenario/scenario.h"
+#include "app/run/simulation.h"
 
 using namespace memsim;
 using namespace memsim::optimal;

@@ -1,0 +1,176 @@
+#include "app/compare/compare_run.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "models/recompute/optimal/optimal_planner.h"
+#include "models/recompute/optimal/optimal_row.h"
+#include "models/workload/input_error.h"
+#include "report/text_format.h"
+#include "app/scenario/scenario.h"
+
+namespace memsim {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+double number(const PointResult& r, const char* field, double otherwise) {
+    if (r.summary.is_object() && r.summary.contains(field) && r.summary[field].is_number()) return r.summary[field].get<double>();
+    return otherwise;
+}
+
+// Finished runs first, then by time, then by peak.
+bool better(const PointResult& a, const PointResult& b) {
+    const bool ok_a = a.status == "ok", ok_b = b.status == "ok";
+    if (ok_a != ok_b) return ok_a;
+    if (!ok_a) return false;
+    const double ta = number(a, "time_ms", 0), tb = number(b, "time_ms", 0);
+    if (ta != tb) return ta < tb;
+    return number(a, "peak_bytes", 0) < number(b, "peak_bytes", 0);
+}
+
+std::string bytes_cell(const PointResult& r, std::initializer_list<const char*> fields) {
+    if (!r.summary.is_object()) return "-";
+    std::uint64_t total = 0;
+    for (const char* f : fields) {
+        if (!r.summary.contains(f) || !r.summary[f].is_number_unsigned()) return "-";
+        total += r.summary[f].get<std::uint64_t>();
+    }
+    return format_bytes_human(total);
+}
+
+std::string field_cell(const PointResult& r, const char* field, const char* format) {
+    if (!r.summary.is_object() || !r.summary.contains(field) || !r.summary[field].is_number()) return "-";
+    return fmt::format(fmt::runtime(format), r.summary[field].get<double>());
+}
+
+// The optimal planner's run, when it finished: every finished run is measured against it.
+const PointResult* optimal_run(const CompareOutcome& outcome) {
+    for (const CompareRow& row : outcome.ranked)
+        if (row.candidate.family == kOptimalPlanner && row.result.status == "ok") return &row.result;
+    return nullptr;
+}
+
+double detail(const PointResult& r, const char* key, double otherwise) {
+    if (!r.summary.is_object() || !r.summary.contains("details") || !r.summary["details"].contains(key)) return otherwise;
+    const auto& v = r.summary["details"][key];
+    return v.is_number() ? v.get<double>() : otherwise;
+}
+
+// "+12.4%": how much longer than the optimal plan a finished run took; the optimal row
+// says what it is ("optimal", or its gap to the bound).
+std::string versus_optimal_cell(const PointResult& r, const PointResult& best) {
+    if (&r == &best) return detail(best, "optimal_proven", 0) > 0.5 ? "optimal" : fmt::format("gap {:.1f}%", 100 * detail(best, "optimal_gap", 0));
+    if (r.status != "ok") return "-";
+    const double t = number(r, "time_ms", 0), t_best = number(best, "time_ms", 0);
+    return t_best > 0 ? fmt::format("{:+.1f}%", 100.0 * (t / t_best - 1.0)) : "-";
+}
+
+std::string report(const Scenario& base, const CompareOutcome& outcome) {
+    std::string out = fmt::format("compare: {} policy families on {} at its budget ({})\n", outcome.ranked.size(), base.name,
+                                  base.platform.memory_budget
+                                      ? format_bytes_human(*base.platform.memory_budget)
+                                      : fmt::format("budget_ratio {:g}", base.platform.memory_budget_ratio.value_or(0)));
+    const PointResult* best = optimal_run(outcome);
+    std::vector<std::vector<std::string>> rows{
+        {"rank", "policy", "status", "time_ms", "overhead", "peak", "moved", "recomputed"}};
+    if (best) rows[0].push_back("vs optimal");
+    int rank = 0;
+    for (const CompareRow& row : outcome.ranked) {
+        const PointResult& r = row.result;
+        const bool ok = r.status == "ok";
+        // A run that stopped has no iteration time: its clock says when it stopped.
+        rows.push_back({ok ? std::to_string(++rank) : "-", row.candidate.label, r.status,
+                        ok ? field_cell(r, "time_ms", "{:.3f}") : "-", ok ? field_cell(r, "overhead", "{:.3f}x") : "-", bytes_cell(r, {"peak_bytes"}),
+                        bytes_cell(r, {"bytes_written", "bytes_read"}), field_cell(r, "recomputed_ops", "{:.0f}")});
+        if (best) rows.back().push_back(versus_optimal_cell(r, *best));
+    }
+    out += aligned_table(rows);
+    out += "time_ms: simulated iteration time; moved: bytes written to and read from the disk; recomputed: operators re-run\n";
+    if (best) {
+        const double proven = detail(*best, "optimal_proven", 0);
+        out += fmt::format("optimal planner: {} by {}; no recomputation plan of its class runs in less than {:.3f} ms; vs "
+                           "optimal: each run's time over the optimal plan's (docs/optimal.md)\n",
+                           optimal::status_text(proven, detail(*best, "optimal_gap", 0)),
+                           optimal::method_name(detail(*best, "optimal_method", 0)), detail(*best, "optimal_bound_ms", 0));
+        for (const CompareRow& row : outcome.ranked)
+            if (&row.result != best && row.result.status == "ok")
+                out += fmt::format("{}: {} over optimal\n", row.candidate.family, versus_optimal_cell(row.result, *best));
+    }
+    for (const CompareRow& row : outcome.ranked)
+        if (row.variants > 1)
+            out += fmt::format("{}: the best of {} prefetch rules (every run is in results.csv)\n", row.candidate.family,
+                               row.variants);
+    for (const CompareRow& row : outcome.ranked)
+        if (row.result.status != "ok" && !row.result.message.empty())
+            out += fmt::format("{}: {}\n", row.candidate.label, row.result.message);
+    for (const std::string& s : outcome.skipped) out += "skipped " + s + "\n";
+    return out;
+}
+
+}  // namespace
+
+CompareOutcome run_compare(const CompareRequest& request, std::ostream& progress) {
+    const Scenario base = load_scenario(request.scenario_file, request.overrides);
+    if (!base.platform.memory_budget && !base.platform.memory_budget_ratio)
+        throw InputError(fmt::format("{}: compare runs every policy at one budget, and the scenario has none: set "
+                                     "platform.memory.budget or platform.memory.budget_ratio (e.g. --set "
+                                     "platform.memory.budget_ratio=0.6)",
+                                     request.scenario_file));
+    CompareOutcome outcome;
+    outcome.dir = request.dir.empty() ? (fs::path(base.output.dir) / "compare").string() : request.dir;
+    if (fs::exists(fs::path(outcome.dir) / "sweep.json")) fs::remove_all(fs::path(outcome.dir) / "points");
+
+    SweepPlan plan;
+    plan.scenario_file = fs::absolute(request.scenario_file).lexically_normal().string();
+    plan.scenario_name = base.name;
+    plan.overrides = request.overrides;
+    plan.parameters = {{"policy", {}}};
+    plan.events = base.output.events;
+    plan.gantt = base.output.gantt;
+    plan.trace = base.output.trace;
+    plan.default_dir = outcome.dir;
+    std::vector<PolicyCandidate> runnable;
+    for (PolicyCandidate& c : policy_candidates(base, request.families)) {
+        const std::string value = flow_yaml(c.policy);
+        std::vector<std::string> sets = request.overrides;
+        sets.push_back("policy=" + value);
+        try {
+            validate_policy(load_scenario(request.scenario_file, sets));
+        } catch (const InputError& e) {
+            outcome.skipped.push_back(fmt::format("{}: {}", c.label, e.what()));
+            continue;
+        }
+        plan.parameters[0].values.push_back(value);
+        plan.points.push_back({static_cast<int>(plan.points.size()) + 1, {value}});
+        runnable.push_back(std::move(c));
+    }
+    if (plan.points.empty()) throw InputError(fmt::format("{}: no policy to compare can run on it", request.scenario_file));
+    const SweepTally tally = run_sweep(plan, outcome.dir, request.run, progress);
+    for (const std::string& file : tally.files) outcome.files.push_back((fs::path(outcome.dir) / file).string());
+
+    std::map<std::string, std::size_t> best;  // family -> index in ranked
+    for (std::size_t i = 0; i < plan.points.size(); ++i) {
+        CompareRow row{runnable[i], read_point_result(outcome.dir, plan.points[i]), 1};
+        const auto it = best.find(row.candidate.family);
+        if (it == best.end()) {
+            best[row.candidate.family] = outcome.ranked.size();
+            outcome.ranked.push_back(std::move(row));
+            continue;
+        }
+        CompareRow& kept = outcome.ranked[it->second];
+        row.variants = kept.variants + 1;
+        if (better(row.result, kept.result)) kept = std::move(row);
+        else kept.variants++;
+    }
+    std::stable_sort(outcome.ranked.begin(), outcome.ranked.end(),
+                     [](const CompareRow& a, const CompareRow& b) { return better(a.result, b.result); });
+    outcome.report = report(base, outcome);
+    return outcome;
+}
+
+}  // namespace memsim
