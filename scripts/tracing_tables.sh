@@ -70,7 +70,7 @@ sweep disk
 "$python" -m tools.trace.report disk "$work/disk/results.csv" >"$work/disk.md"
 
 commit=$(git rev-parse --short HEAD)
-dirty=$(git status --porcelain -- sim models tools/trace examples/traced scenarios | head -1)
+dirty=$(git status --porcelain -- models engine app report tools/trace examples/traced scenarios | sed -n 1p)  # sed reads it all: no SIGPIPE under pipefail
 stamp="Made by \`scripts/tracing_tables.sh\` at commit $commit${dirty:+ (with uncommitted changes)} from the shipped logs in \`examples/traced\`."
 echo "$stamp" >"$work/stamp.md"
 

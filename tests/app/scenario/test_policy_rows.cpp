@@ -171,7 +171,7 @@ TEST_CASE("policy rows: a typo in a row's name or a parameter's key gets the clo
 TEST_CASE("policy rows: prefetch and heuristic parameters in the forms scenarios already use") {
     // lead_ops: 3 three ways, and the --set by dotted key older scenarios use.
     const ParamValues three{{"lead", std::uint64_t{3}}};
-    for (const std::string& form : {"lead_ops:3", "{lead_ops: 3}", "{lead_ops: {lead: 3}}"}) {
+    for (const std::string form : {"lead_ops:3", "{lead_ops: 3}", "{lead_ops: {lead: 3}}"}) {
         INFO(form);
         const SwapSpec swap = swap_of(parse_scenario(kBase, "t.yaml", {"policy.swap.prefetch=" + form}));
         CHECK(swap.prefetch == "lead_ops");
