@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "models/swap/mode/swap_mode.h"
 #include "models/swap/prefetch/prefetch_rule.h"
 #include "sim/output/text_format.h"
 
@@ -39,17 +40,25 @@ std::string recompute_text(const RecomputeSpec& r) {
     return text;
 }
 
+// The prefetch rule and its parameter, for a swap mode that prefetches; "" for one that does not.
+std::string prefetch_if_used(const SwapSpec& swap) {
+    const SwapModeRow* mode = find_row(swap_modes(), swap.mode);
+    return mode && mode->make()->uses_prefetch_rule() ? prefetch_text(swap.prefetch) : "";
+}
+
 }  // namespace
 
 RunHeader run_header(const Scenario& s, const Workload& w, const Summary& summary) {
     RunHeader h;
     const PolicySpec& p = s.policy;
     const bool swaps = p.swap.mode != "none";
+    const std::string prefetch = prefetch_if_used(p.swap);
     // The title names what differs between variants of a scenario (sweep points, --set runs).
     std::vector<std::string> variant = {p.allocator};
     if (s.platform.memory_budget_ratio) variant.push_back(fmt::format("budget {:g}%", *s.platform.memory_budget_ratio * 100));
     else if (s.platform.memory_budget) variant.push_back("budget " + format_bytes_human(*s.platform.memory_budget));
-    if (swaps) variant.push_back(fmt::format("swap {} / {} / {}", p.swap.mode, p.swap.select, prefetch_text(p.swap.prefetch)));
+    if (swaps)
+        variant.push_back(fmt::format("swap {} / {}{}", p.swap.mode, p.swap.select, prefetch.empty() ? "" : " / " + prefetch));
     if (!p.recompute.heuristic.empty()) variant.push_back(p.recompute.heuristic);
     if (!p.recompute.planner.empty()) variant.push_back(p.recompute.planner);
     if (p.hybrid) variant.push_back("hybrid");
@@ -62,8 +71,8 @@ RunHeader run_header(const Scenario& s, const Workload& w, const Summary& summar
     h.settings.emplace_back("workload", fmt::format("{}{}, {} ops ({} forward)", w.name, batch, w.ops.size(), w.forward_end));
     h.settings.emplace_back("allocator", p.allocator);
     h.settings.emplace_back("budget", budget_text(s, summary));
-    h.settings.emplace_back("swap", swaps ? fmt::format("{}, selection {}, prefetch {}", p.swap.mode, p.swap.select,
-                                                        prefetch_text(p.swap.prefetch))
+    h.settings.emplace_back("swap", swaps ? fmt::format("{}, selection {}{}", p.swap.mode, p.swap.select,
+                                                        prefetch.empty() ? "" : ", prefetch " + prefetch)
                                           : "none");
     h.settings.emplace_back("recompute", recompute_text(p.recompute));
     if (p.hybrid) h.settings.emplace_back("hybrid", "swap or drop, whichever is predicted cheaper");
@@ -75,6 +84,10 @@ RunHeader run_header(const Scenario& s, const Workload& w, const Summary& summar
     h.settings.emplace_back("disk", disk);
     if (s.platform.gpu_speed_scale != 1.0) h.settings.emplace_back("GPU speed", fmt::format("{:g}x", s.platform.gpu_speed_scale));
     if (s.platform.name != "default") h.settings.emplace_back("platform", s.platform.name);
+    // Where an override resolved a conflict (a kept budget, a replaced source): said under
+    // the setting (sim/scenario/override_rules.h).
+    for (auto it = h.settings.begin(); it != h.settings.end(); ++it)
+        if (const auto note = s.notes.find(it->first); note != s.notes.end()) it = h.settings.emplace(it + 1, "note", note->second);
     return h;
 }
 
