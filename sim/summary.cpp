@@ -76,8 +76,13 @@ std::string to_table(const Summary& s, const std::vector<std::pair<std::string, 
             if (name != "workload") out += fmt::format("{:<10} {}\n", name, value);  // the line above says it
     }
     out += fmt::format("peak       {} B ({})   live peak {} B\n", s.peak_bytes, mib(s.peak_bytes), s.live_peak_bytes);
-    out += fmt::format("time       {:.3f} ms   overhead {:.4f}x of {:.3f} ms with no memory policy\n", s.time_ms, s.overhead,
-                       s.no_policy_time_ms);
+    // A run that stopped has no iteration time, so no overhead: its clock says when it stopped.
+    if (s.status == "ok")
+        out += fmt::format("time       {:.3f} ms   overhead {:.4f}x of {:.3f} ms with no memory policy\n", s.time_ms, s.overhead,
+                           s.no_policy_time_ms);
+    else
+        out += fmt::format("time       stopped ({}) at {:.3f} ms: no iteration time, no overhead ({:.3f} ms with no memory policy)\n",
+                           s.status, s.time_ms, s.no_policy_time_ms);
     out += fmt::format("compute    {:.3f} ms{}   stall {:.3f} ms\n", s.compute_ms,
                        s.compute_ms == s.iteration_compute_ms ? std::string()
                                                               : fmt::format(" of the iteration's {:.3f} ms", s.iteration_compute_ms),

@@ -87,7 +87,7 @@ nlohmann::json page_data(const EventLog& log, const Workload* workload) {
     };
     std::map<int, std::string> tensor_names;  // every tensor a tooltip may name
     auto named = [&](int t) {
-        if (t >= 0 && workload) tensor_names.emplace(t, names(t));
+        if (t >= 0 && workload) tensor_names.emplace(t, names.described(t));
     };
     for (const Activity& a : log.activities) {
         const std::string label = activity_label(a, names);

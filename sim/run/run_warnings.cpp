@@ -8,6 +8,7 @@
 #include "models/swap/prefetch/prefetch_rule.h"
 #include "models/swap/swap_plan.h"
 #include "models/swap/swap_warnings.h"
+#include "sim/run/memory_floor.h"
 
 namespace memsim {
 
@@ -58,8 +59,19 @@ std::vector<std::string> scenario_warnings(const Scenario& s) {
     return warnings;
 }
 
+namespace {
+
+std::uint64_t no_policy_live_peak(const Workload& w) {
+    const std::vector<std::int64_t> live = live_bytes_during(w);
+    return live.empty() ? 0 : static_cast<std::uint64_t>(*std::max_element(live.begin(), live.end()));
+}
+
+}  // namespace
+
 std::vector<std::string> run_warnings(const Scenario& s, const Workload& w, const Summary& sm) {
     std::vector<std::string> warnings = scenario_warnings(s);
+    if (sm.status == "oom")  // what no policy can go below (sim/run/memory_floor.h)
+        if (auto note = memory_floor_note(w, no_policy_live_peak(w), sm.budget_bytes)) warnings.push_back(std::move(*note));
     const SwapModeRow* mode_row = find_row(swap_modes(), s.policy.swap.mode);
     if (!mode_row || sm.status != "ok") return warnings;  // a stopped run's counters are partial
     const std::unique_ptr<SwapMode> mode = mode_row->make();
@@ -71,10 +83,7 @@ std::vector<std::string> run_warnings(const Scenario& s, const Workload& w, cons
     in.write_bytes_per_s = disk.write_bytes_per_s;
     in.read_latency_ms = disk.read_latency_ms;
     in.write_latency_ms = disk.write_latency_ms;
-    if (in.swaps) {
-        const std::vector<std::int64_t> live = live_bytes_during(w);
-        in.no_swap_live_peak_bytes = live.empty() ? 0 : static_cast<std::uint64_t>(*std::max_element(live.begin(), live.end()));
-    }
+    if (in.swaps) in.no_swap_live_peak_bytes = no_policy_live_peak(w);
     in.live_peak_bytes = sm.live_peak_bytes;
     in.swapped_tensors = sm.swap_selected_tensors;
     const auto selected = sm.details.find("swap_selected_bytes");
