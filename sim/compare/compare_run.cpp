@@ -9,6 +9,7 @@
 #include "models/workload/input_error.h"
 #include "sim/output/text_format.h"
 #include "sim/scenario/scenario.h"
+#include "sim/sweep/sweep_plots.h"
 
 namespace memsim {
 
@@ -71,8 +72,36 @@ std::string report(const Scenario& base, const CompareOutcome& outcome) {
     for (const CompareRow& row : outcome.ranked)
         if (row.result.status != "ok" && !row.result.message.empty())
             out += fmt::format("{}: {}\n", row.candidate.label, row.result.message);
+    // What no policy can go below, said once when runs ran out of memory (sim/run/memory_floor.h).
+    for (const CompareRow& row : outcome.ranked) {
+        if (row.result.status != "oom" || !row.result.summary.is_object() || !row.result.summary.contains("warnings")) continue;
+        const auto floor = std::find_if(row.result.summary["warnings"].begin(), row.result.summary["warnings"].end(),
+                                        [](const nlohmann::json& w) { return w.is_string() && w.get<std::string>().rfind("constants (", 0) == 0; });
+        if (floor == row.result.summary["warnings"].end()) continue;
+        out += "out of memory: " + floor->get<std::string>() + "\n";
+        break;
+    }
     for (const std::string& s : outcome.skipped) out += "skipped " + s + "\n";
     return out;
+}
+
+// The plots again, now that the ranking is known: the policies by their labels (not by
+// the keys of their policy maps), in ranking order, the best one ringed.
+void rewrite_ranked_plots(const SweepPlan& plan, const std::vector<PolicyCandidate>& candidates, const CompareOutcome& outcome) {
+    SweepPlan shown = plan;
+    PlotOptions options;
+    std::vector<std::string> order;
+    for (const CompareRow& row : outcome.ranked) order.push_back(row.result.point.values.at(0));
+    for (const std::string& value : plan.parameters[0].values)
+        if (std::find(order.begin(), order.end(), value) == order.end()) order.push_back(value);
+    shown.parameters[0].values = order;
+    for (std::size_t i = 0; i < plan.points.size() && i < candidates.size(); ++i)
+        options.labels[plan.points[i].values.at(0)] = candidates[i].label;
+    if (!outcome.ranked.empty() && outcome.ranked.front().result.status == "ok") {
+        options.marked_value = outcome.ranked.front().result.point.values.at(0);
+        options.marked_label = "the best: " + outcome.ranked.front().candidate.label;
+    }
+    write_sweep_plots(shown, read_point_results(outcome.dir, plan), outcome.dir, options);
 }
 
 }  // namespace
@@ -132,6 +161,7 @@ CompareOutcome run_compare(const CompareRequest& request, std::ostream& progress
     }
     std::stable_sort(outcome.ranked.begin(), outcome.ranked.end(),
                      [](const CompareRow& a, const CompareRow& b) { return better(a.result, b.result); });
+    rewrite_ranked_plots(plan, runnable, outcome);
     outcome.report = report(base, outcome);
     return outcome;
 }

@@ -11,10 +11,15 @@
 //   one place are one marker labelled with all of them; failed points are crosses on the
 //   bottom edge.
 // Categorical parameters are categories (markers, no lines between them); numeric ones
-// spanning 20x or more are on a log axis. scripts/plots_to_png.sh renders PNGs.
-// Values that are maps are labelled by the leaves that differ between them.
+// spanning 20x or more are on a log axis, in a readable unit (MB/s, MiB, ms). Titles and
+// axes name keys by their labels (sim/sweep/value_labels.h); values that are maps are
+// labelled by the leaves that differ between them. The time plots draw the no-policy
+// time when every point shares one; the peak-ratio plot against the budget ratio draws
+// y = x. scripts/plots_to_png.sh renders PNGs.
 #pragma once
 
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,8 +28,17 @@
 
 namespace memsim {
 
+// What a command that runs a sweep knows beyond the sweep: names for the first
+// parameter's values (compare: its policy labels) and a point to mark (find: its answer;
+// compare: the best run). Its order is the plan's (compare lists its values ranked).
+struct PlotOptions {
+    std::map<std::string, std::string> labels;  // value of the first parameter -> label
+    std::optional<std::string> marked_value;    // value of the first parameter whose point is ringed
+    std::string marked_label;                   // its legend entry ("answer: ...", "best: ...")
+};
+
 // Writes the plots into `dir`; returns the file names written, in a fixed order.
 std::vector<std::string> write_sweep_plots(const SweepPlan& plan, const std::vector<PointResult>& results,
-                                           const std::string& dir);
+                                           const std::string& dir, const PlotOptions& options = {});
 
 }  // namespace memsim
