@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -10,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "sim/cli/commands.h"
+#include "sim/scenario/override_rules.h"
 #include "sim/sweep/sweep_runner.h"
 
 namespace memsim::cli {
@@ -68,7 +70,8 @@ void register_sweep_command(CLI::App& app) {
             // Every point's summary says it too (Scenario::warnings); said once here.
             for (const std::string& set : opt->sets)
                 for (const SweepParameter& p : plan.parameters)
-                    if (set.rfind(p.key + "=", 0) == 0)
+                    if (std::all_of(p.values.begin(), p.values.end(),
+                                    [&](const std::string& value) { return undoes(p.key + "=" + value, set); }))
                         std::cerr << fmt::format("memsim: warning: --set '{}' has no effect: the sweep sets {} at every point\n",
                                                  set, p.key);
             if (!opt->emit_dir.empty()) {

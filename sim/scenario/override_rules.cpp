@@ -88,6 +88,20 @@ std::string inline_platform_file(YAML::Node& root, const Parser& p) {
     return file;
 }
 
+// `later` sets a map that holds `earlier`'s key with the same value (compare's policies
+// are built from the scenario with the user's --set applied): nothing is undone.
+bool restates(const std::string& later, const std::string& earlier) {
+    const std::string outer = override_key(later), inner = override_key(earlier);
+    if (outer == inner || !within(inner, outer)) return false;
+    try {
+        const YAML::Node held = lookup_key(override_value(later), inner.substr(outer.size() + 1));
+        const YAML::Node value = override_value(earlier);
+        return held.IsScalar() && value.IsScalar() && held.Scalar() == value.Scalar();
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
 // A --set whose effect a later assignment undoes (a later --set, or the value a sweep
 // point gives its parameter): the same key, its exclusive partner, or a map above it.
 // Output flags are left out: a sweep re-states them for every point. A whole platform
@@ -98,9 +112,7 @@ std::vector<std::string> inert_sets(const std::vector<std::string>& overrides) {
         const std::string key = override_key(overrides[i]);
         if (key.empty() || key.rfind("output.", 0) == 0) continue;
         for (std::size_t j = overrides.size(); j-- > i + 1;) {
-            const std::string later = override_key(overrides[j]);
-            if (later.empty() || (later == "platform" && key != "platform")) continue;
-            if (!within(key, later) && !exclusive(key, later)) continue;
+            if (!undoes(overrides[j], overrides[i])) continue;
             warnings.push_back(fmt::format("--set '{}' has no effect: '{}' (a later --set or the sweep's value) overrides it",
                                            overrides[i], overrides[j]));
             break;
@@ -226,6 +238,12 @@ private:
 };
 
 }  // namespace
+
+bool undoes(const std::string& later_assignment, const std::string& earlier_assignment) {
+    const std::string later = override_key(later_assignment), earlier = override_key(earlier_assignment);
+    if (later.empty() || earlier.empty() || (later == "platform" && earlier != "platform")) return false;
+    return (within(earlier, later) && !restates(later_assignment, earlier_assignment)) || exclusive(earlier, later);
+}
 
 AppliedOverrides apply_scenario_overrides(YAML::Node& root, const std::vector<std::string>& overrides, const Parser& p) {
     return Applier(root, p).run(overrides);

@@ -29,6 +29,11 @@ struct AppliedOverrides {
     std::vector<std::string> warnings;          // assignments a later one makes inert
 };
 
+// Whether the assignment `later` ("KEY=VALUE") undoes the earlier `earlier`: it sets the
+// same key, its exclusive partner, or a map above it that does not hold the same value
+// (a whole platform is applied first and undoes none).
+bool undoes(const std::string& later, const std::string& earlier);
+
 // Applies `overrides` to the scenario tree `root` (read from `p.label()`), inlining the
 // platform file; throws InputError naming the --set.
 AppliedOverrides apply_scenario_overrides(YAML::Node& root, const std::vector<std::string>& overrides, const Parser& p);

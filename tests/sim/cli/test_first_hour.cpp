@@ -112,6 +112,20 @@ TEST_CASE("first hour: a --set of budget replaces the scenario's budget_ratio an
     CHECK_THAT(memory.out, Catch::Contains("note       the budget_ratio 0.7 is kept"));
 }
 
+TEST_CASE("first hour: sweep says once that a --set the sweep's values replace has no effect") {
+    const fs::path dir = fresh_dir("sweep_inert");
+    // budget_tradeoff sweeps whole policies, each with allocator os, and budget ratios.
+    const Outcome o = run_memsim("sweep scenarios/budget_tradeoff.yaml --set policy.allocator=pool "
+                                 "--set platform.memory.budget=100MiB --set platform.disk.bandwidth=1GB/s --emit-jobs " +
+                                 dir.string());
+    INFO(o.out << o.err);
+    REQUIRE(o.code == 0);
+    CHECK_THAT(o.err, Catch::Contains("--set 'policy.allocator=pool' has no effect: the sweep sets policy at every point"));
+    CHECK_THAT(o.err, Catch::Contains("--set 'platform.memory.budget=100MiB' has no effect: the sweep sets "
+                                      "platform.memory.budget_ratio at every point"));
+    CHECK_THAT(o.err, !Catch::Contains("platform.disk.bandwidth=1GB/s' has no effect"));
+}
+
 TEST_CASE("first hour: --set workload.dtr_log on a profile scenario replaces the profile and its batch") {
     const fs::path dir = fresh_dir("exclusive_workload");
     const Outcome o = run_memsim("run scenarios/example.yaml --set workload.dtr_log=examples/traced/resnet18_b2.log --out " +
