@@ -86,12 +86,15 @@ std::string report(const Scenario& base, const CompareOutcome& outcome) {
 }
 
 // The plots again, now that the ranking is known: the policies by their labels (not by
-// the keys of their policy maps), in ranking order, the best one ringed.
+// the keys of their policy maps), every run in ranking order (the variants a family's
+// best stands for too, each at its own time; failures last), the best one ringed.
 void rewrite_ranked_plots(const SweepPlan& plan, const std::vector<PolicyCandidate>& candidates, const CompareOutcome& outcome) {
     SweepPlan shown = plan;
     PlotOptions options;
+    std::vector<PointResult> runs = read_point_results(outcome.dir, plan);
+    std::stable_sort(runs.begin(), runs.end(), better);
     std::vector<std::string> order;
-    for (const CompareRow& row : outcome.ranked) order.push_back(row.result.point.values.at(0));
+    for (const PointResult& run : runs) order.push_back(run.point.values.at(0));
     for (const std::string& value : plan.parameters[0].values)
         if (std::find(order.begin(), order.end(), value) == order.end()) order.push_back(value);
     shown.parameters[0].values = order;
@@ -101,7 +104,7 @@ void rewrite_ranked_plots(const SweepPlan& plan, const std::vector<PolicyCandida
         options.marked_value = outcome.ranked.front().result.point.values.at(0);
         options.marked_label = "the best: " + outcome.ranked.front().candidate.label;
     }
-    write_sweep_plots(shown, read_point_results(outcome.dir, plan), outcome.dir, options);
+    write_sweep_plots(shown, runs, outcome.dir, options);
 }
 
 }  // namespace

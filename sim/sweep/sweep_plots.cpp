@@ -31,10 +31,11 @@ const Metric kMetrics[] = {{"time_ms", "iteration time (ms)", 1.0, "iteration ti
                            {"peak_bytes", "peak memory (MiB)", 1048576.0, "peak memory"},
                            {"stall_ms", "stall time (ms)", 1.0, "stall time"}};
 
-// Ratio plots: the metric of each point over that of its no-policy point.
-const Metric kRatios[] = {{"overhead", "overhead (time / no-policy time)", 1.0, "overhead"},
-                          {"peak_ratio", "peak / no-policy peak", 1.0, "peak ratio"}};
-const Metric* ratio_of(const Metric& ratio) { return std::string(ratio.key) == "overhead" ? &kMetrics[0] : &kMetrics[1]; }
+// The overhead each run measured against its own no-policy run (summary.json's overhead:
+// what the tables print and find's conditions read), for every point that finished.
+const Metric kOverhead{"overhead", "overhead (time / no-policy time)", 1.0, "overhead"};
+// The peak of each point over that of its no-policy point in the sweep.
+const Metric kPeakRatio{"peak_ratio", "peak / no-policy peak", 1.0, "peak ratio"};
 
 std::string short_key(const std::string& dotted) { return dotted.substr(dotted.rfind('.') + 1); }
 
@@ -277,25 +278,32 @@ std::vector<std::string> write_sweep_plots(const SweepPlan& plan, const std::vec
                             render_svg(metric_chart(plan, results, index, metric, param, options, metric.key)));
             written.push_back(name);
         }
-    // Ratios to the no-policy run, when the sweep has one.
+    // Overhead, when some point has one; the peak ratio to the no-policy point, when the
+    // sweep has one.
+    const bool any_overhead = std::any_of(results.begin(), results.end(), [](const PointResult& r) { return has_number(r, "overhead"); });
     const std::map<std::string, const PointResult*> base = baselines(plan, results);
-    if (!base.empty())
-        for (const Metric& ratio : kRatios)
-            for (std::size_t param = 0; param < plan.parameters.size(); ++param) {
-                const std::string& key = plan.parameters[param].key;
-                const std::string name = fmt::format("plot_{}_vs_{}.svg", ratio.key, file_safe(key));
-                Chart chart = metric_chart(plan, results, index, *ratio_of(ratio), param, options, ratio.key, &base);
-                chart.title = fmt::format("{}: {} vs {}", plan.scenario_name, ratio.words, key_label(key));
-                chart.y.label = ratio.label;
-                chart.y.unit_scale = 1.0;
-                // A policy that fills its budget has its peak at the budget: the points lie
-                // on y = x, which the line says rather than leaving it to be discovered.
-                if (std::string(ratio.key) == "peak_ratio" && key == "platform.memory.budget_ratio")
-                    chart.identity_label = "y = x: the peak at the budget (a point on it fills its budget; below it, "
-                                           "the policy needs less)";
-                write_text_file((out / name).string(), render_svg(chart));
-                written.push_back(name);
-            }
+    for (const bool peak : {false, true}) {
+        if (peak ? base.empty() : !any_overhead) continue;
+        const Metric& ratio = peak ? kPeakRatio : kOverhead;
+        for (std::size_t param = 0; param < plan.parameters.size(); ++param) {
+            const std::string& key = plan.parameters[param].key;
+            const std::string name = fmt::format("plot_{}_vs_{}.svg", ratio.key, file_safe(key));
+            Chart chart = peak ? metric_chart(plan, results, index, kMetrics[1], param, options, ratio.key, &base)
+                               : metric_chart(plan, results, index, kOverhead, param, options, ratio.key);
+            chart.reference_y = 1.0;
+            chart.reference_label = "no policy (ratio 1)";
+            chart.title = fmt::format("{}: {} vs {}", plan.scenario_name, ratio.words, key_label(key));
+            chart.y.label = ratio.label;
+            chart.y.unit_scale = 1.0;
+            // A policy that fills its budget has its peak at the budget: the points lie
+            // on y = x, which the line says rather than leaving it to be discovered.
+            if (std::string(ratio.key) == "peak_ratio" && key == "platform.memory.budget_ratio")
+                chart.identity_label = "y = x: the peak at the budget (a point on it fills its budget; below it, "
+                                       "the policy needs less)";
+            write_text_file((out / name).string(), render_svg(chart));
+            written.push_back(name);
+        }
+    }
     const bool policy_swept = std::any_of(plan.parameters.begin(), plan.parameters.end(),
                                           [](const SweepParameter& p) { return is_policy_key(p.key); });
     if (policy_swept) {

@@ -2,10 +2,12 @@
 //   plot_<metric>_vs_<param>.svg for time_ms, peak_bytes and stall_ms against each swept
 //   parameter, one line per combination of the other swept values (points without a
 //   result are red crosses on the x axis);
-//   plot_overhead_vs_<param>.svg and plot_peak_ratio_vs_<param>.svg when the sweep has a
-//   point that ran as if without a policy (nothing swapped, recomputed, evicted or waited
-//   for): each point's time and peak over those of that point (same values of the
-//   parameters that are not policy.* or platform.memory.*), with the line at 1 drawn;
+//   plot_overhead_vs_<param>.svg: each finished point's own overhead (summary.json's, what
+//   the tables print and find's conditions read), with the line at 1 drawn;
+//   plot_peak_ratio_vs_<param>.svg when the sweep has a point that ran as if without a
+//   policy (nothing swapped, recomputed, evicted or waited for): each point's peak over
+//   that point's (same values of the parameters that are not policy.* or
+//   platform.memory.*), with the line at 1 drawn;
 //   plot_pareto_time_vs_peak.svg when a policy or policy.* key is swept: every point's
 //   time against its peak, the non-dominated ones joined; points of several policies at
 //   one place are one marker labelled with all of them; failed points are crosses on the

@@ -224,3 +224,32 @@ TEST_CASE("first hour: a batch the profile was not measured at points to costs: 
     CHECK_THAT(o.err, Catch::Contains("the profile has no batch 3 (batches measured: 1 2 4 8); workload.costs: linear_fit fits "
                                       "operator times to a batch whose tensor sizes were measured"));
 }
+
+TEST_CASE("first hour: --set workload.profile on a log scenario says how to give the batch and then replaces the log") {
+    const Outcome missing = run_memsim("run scenarios/traced_budget.yaml --set workload.profile=examples/mlp");
+    CHECK(missing.code == 1);
+    CHECK_THAT(missing.err, Catch::Contains("workload.batch: missing (the profile's batch size: add --set workload.batch=N, or "
+                                            "set both at once: --set 'workload={profile: DIR, batch: N}')"));
+    const fs::path dir = fresh_dir("exclusive_profile");
+    const Outcome o = run_memsim("run scenarios/traced_budget.yaml --set workload.profile=examples/mlp --set workload.batch=4 "
+                                 "--out " + dir.string());
+    INFO(o.out << o.err);
+    CHECK(summary_in(dir)["ops"] == 59);  // examples/mlp at batch 4, as scenarios/example.yaml runs it
+    CHECK_THAT(o.out, Catch::Contains("note       'workload.profile=examples/mlp' replaces the dtr_log "
+                                      "examples/traced/mobilenet_v2_b8.log"));
+}
+
+TEST_CASE("first hour: find's table gives a point that stopped no time, as the sweep table does") {
+    const fs::path dir = fresh_dir("find_table_oom");
+    // ResNet-18 b2 swapping runs out of memory at 50% (0.5 of 126.05 MiB; the floor is 51%).
+    const Outcome o = run_memsim("find scenarios/traced_budget.yaml --set workload.dtr_log=examples/traced/resnet18_b2.log "
+                                 "--minimize platform.memory.budget_ratio --range 0.5..1.0 --while 'status == ok' -j 2 --out " +
+                                 dir.string());
+    INFO(o.out << o.err);
+    REQUIRE(o.code == 0);
+    const std::vector<std::string> lines = lines_of(o.out);
+    REQUIRE(lines.size() > 3);
+    CHECK(std::regex_match(lines[2], std::regex(R"(  0\.5 +no +oom +- +[0-9.]+ MiB)")));
+    CHECK(std::regex_match(lines[3], std::regex(R"(  \S+ +(no +oom +- |yes +ok +[0-9]+\.[0-9]{3}) +[0-9.]+ MiB)")));
+    CHECK_THAT(o.out, Catch::Contains("a point that stopped (oom, thrash, error) has no time; its message is in results.csv"));
+}

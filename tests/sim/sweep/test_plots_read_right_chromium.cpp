@@ -1,6 +1,7 @@
-// Plots that cannot be misread (issue 32, item 5), in headless Chromium: find's plot has
-// no overprinted tick labels and rings its answer; compare's plots show its policies by
-// their labels in ranking order with the no-policy time drawn and the best ringed, and
+// Plots that cannot be misread (issue 32, item 5), in headless Chromium: find's plots have
+// no overprinted tick labels and ring its answer, its overhead plot draws every finished
+// point; compare's plots show every run by its policy's label in ranking order (failures
+// last) with the no-policy time drawn and the best ringed, and
 // no series looks like the failure cross; a one-line ratio plot's legend names the ratio;
 // the peak-ratio plot against the budget ratio draws y = x; disks swept as maps are
 // named by their platform files, not raw specs; titles and axes use the keys' labels
@@ -38,6 +39,14 @@ report("title", Array.from(svg.querySelectorAll("text.title")).map(t => t.textCo
 report("series_crosses", svg.querySelectorAll('g.series [data-marker="cross"]').length);
 report("failed", svg.querySelectorAll("path.failed").length);
 report("marked", svg.querySelectorAll("circle.marked").length);
+// Markers left to right: does the time rise (the screen y fall) from each to the next,
+// and are the failure crosses right of every marker?
+const centre = e => { const b = e.getBoundingClientRect(); return [b.x + b.width / 2, b.y + b.height / 2]; };
+const markers = Array.from(svg.querySelectorAll("g.series .marker")).map(centre).sort((a, b) => a[0] - b[0]);
+report("markers", markers.length);
+report("rising", markers.every((m, i) => i === 0 || m[1] <= markers[i - 1][1] + 0.5) ? "yes" : "no");
+const rightmost = markers.length ? markers[markers.length - 1][0] : -Infinity;
+report("failures_last", Array.from(svg.querySelectorAll("path.failed")).every(f => centre(f)[0] > rightmost) ? "yes" : "no");
 const frame = svg.querySelector("rect[fill='none']").getBoundingClientRect();
 report("plot_share", (frame.height / svg.getBoundingClientRect().height).toFixed(2));
 )JS";
@@ -75,6 +84,17 @@ TEST_CASE("plots read right chromium: find's plot has readable ticks in MB/s and
     CHECK(probe_value(dom, "marked") == "1");
     CHECK_THAT(probe_value(dom, "legend"), Catch::StartsWith("time_ms | the answer: platform.disk.bandwidth = " + answer[1].str()));
     CHECK_THAT(probe_value(dom, "legend"), Catch::Contains("no memory policy: 4596.24 ms"));
+    // The overhead plot: every point's own overhead (what the table prints and the
+    // condition reads; no point of this sweep runs without a policy to divide by), the
+    // answer ringed there too.
+    const int finished = count_matches(read_file(dir / "results.csv"), std::regex("\n\\d{4},[^,\n]*,ok,"));
+    REQUIRE(fs::exists(dir / "plot_overhead_vs_platform.disk.bandwidth.svg"));
+    const std::string overhead = probe(dir / "plot_overhead_vs_platform.disk.bandwidth.svg");
+    INFO(probe_text(overhead));
+    CHECK(probe_value(overhead, "overlaps") == "0");
+    CHECK(probe_value(overhead, "markers") == std::to_string(finished));
+    CHECK(probe_value(overhead, "marked") == "1");
+    CHECK_THAT(probe_value(overhead, "legend"), Catch::StartsWith("overhead | the answer: platform.disk.bandwidth = " + answer[1].str()));
 }
 
 TEST_CASE("plots read right chromium: compare's plots rank the policies by label and use the cross only for failures") {
@@ -100,6 +120,10 @@ TEST_CASE("plots read right chromium: compare's plots rank the policies by label
         REQUIRE(at != std::string::npos);
         ticks = ticks.substr(at + 1);
     }
+    // Every run, not only each family's best, in ranking order: the time rises left to
+    // right and the failures come last.
+    CHECK(probe_value(time, "rising") == "yes");
+    CHECK(probe_value(time, "failures_last") == "yes");
     CHECK(probe_value(time, "ticks").find("(same)") == std::string::npos);
     CHECK_THAT(probe_value(time, "legend"), Catch::Contains("the best: " + ranked.front()) &&
                                                 Catch::Contains("no memory policy: 3146.09 ms"));
@@ -119,6 +143,29 @@ TEST_CASE("plots read right chromium: compare's plots rank the policies by label
     CHECK(probe_value(pareto, "marked") == "1");
     // Peak memory from 0: the policies' peaks, all within 2% of 88 MiB, do not pass for a trade-off.
     CHECK_THAT(probe_value(pareto, "ticks"), Catch::StartsWith("0 | 20 | 40"));
+}
+
+TEST_CASE("plots read right chromium: compare draws every run in ranking order, the variants a family's best stands for too") {
+    const fs::path dir = fresh_dir("read_compare_all");
+    // The traced MobileNetV2 at 60%: all three async prefetch rules finish (the table shows
+    // the best, prefetch budget, 11th), no policy and capuchin run out of memory.
+    const Outcome o = run_memsim("compare scenarios/budget_tradeoff.yaml -j 2 --out " + dir.string());
+    INFO(o.out << o.err);
+    REQUIRE(o.code == 0);
+    REQUIRE_THAT(o.out, Catch::Contains("async: the best of 3 prefetch rules"));
+    const std::string csv = read_file(dir / "results.csv");
+    const int failed = count_matches(csv, std::regex("\n\\d{4},[^\n]*,(oom|thrash|error),"));
+    CHECK(failed == 2);
+    for (const char* plot : {"plot_time_ms_vs_policy.svg", "plot_overhead_vs_policy.svg"}) {
+        const std::string dom = probe(dir / plot);
+        INFO(plot << probe_text(dom));
+        CHECK(probe_value(dom, "markers") == "16");  // 18 runs, 2 without a result
+        CHECK(probe_value(dom, "failed") == std::to_string(failed));
+        CHECK(probe_value(dom, "rising") == "yes");
+        CHECK(probe_value(dom, "failures_last") == "yes");
+        CHECK(probe_value(dom, "overlaps") == "0");
+        CHECK(probe_value(dom, "marked") == "1");
+    }
 }
 
 TEST_CASE("plots read right chromium: a one-line ratio plot names the ratio and the peak ratio against the budget draws y = x") {
