@@ -178,8 +178,13 @@ std::string summary_html(const Summary& s, const EventLog& log) {
     auto item = [&](const char* name, const std::string& value) {
         out += fmt::format("<span>{} <b>{}</b></span>", name, html_escape(value));
     };
-    item("time", fmt::format("{:.3f} ms", s.time_ms));
-    item("overhead", fmt::format("{:.4f}x", s.overhead));
+    // A run that stopped has no iteration time, so no overhead: its clock says when it stopped.
+    if (s.status == "ok") {
+        item("time", fmt::format("{:.3f} ms", s.time_ms));
+        item("overhead", fmt::format("{:.4f}x", s.overhead));
+    } else {
+        item("stopped at", fmt::format("{:.3f} ms (no iteration time, no overhead)", s.time_ms));
+    }
     item("peak", format_bytes_human(s.peak_bytes));
     item("live peak", format_bytes_human(s.live_peak_bytes));
     item("compute", fmt::format("{:.3f} ms", s.compute_ms));

@@ -151,12 +151,16 @@ TEST_CASE("first hour: headers say what applied: a changed disk and no prefetch 
     CHECK_THAT(sync.out, Catch::Contains("platform   phone\nnote       phone as changed by platform.disk.bandwidth=3.2GB/s\n"));
 
     // ResNet-18 b2 at 50%: out of memory (scenarios/traced_budget.yaml's description).
-    const Outcome oom = run_memsim("run scenarios/traced_resnet18_b2.yaml --set platform.memory.budget_ratio=0.5 --out " +
+    const Outcome oom = run_memsim("run scenarios/traced_resnet18_b2.yaml --set platform.memory.budget_ratio=0.5 --set output.gantt=true --out " +
                                    (dir / "oom").string());
     INFO(oom.out << oom.err);
     REQUIRE(oom.code == 2);
     CHECK_THAT(oom.out, Catch::Contains("time       stopped (oom) at "));
     CHECK_THAT(oom.out, !Catch::Contains("overhead 0.") && !Catch::Contains("x of "));
+    // The Gantt chart's summary line too.
+    const std::string page = read_file(dir / "oom" / "gantt.html");
+    CHECK_THAT(page, Catch::Contains("<span>stopped at <b>") && Catch::Contains(" ms (no iteration time, no overhead)</b>"));
+    CHECK_THAT(page, !Catch::Contains("<span>overhead <b>"));
     // What no policy can go below: the log's constants are 48000848 B (memsim info), 36%
     // of its 132175096 B peak (126.05 MiB).
     CHECK_THAT(oom.err, Catch::Contains("memsim: warning: constants (weights, inputs: tensors no policy may evict) are 36% of "
