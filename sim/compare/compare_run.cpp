@@ -5,6 +5,7 @@
 #include <map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "models/workload/input_error.h"
 #include "sim/output/text_format.h"
@@ -47,6 +48,9 @@ std::string field_cell(const PointResult& r, const char* field, const char* form
     return fmt::format(fmt::runtime(format), r.summary[field].get<double>());
 }
 
+// How a point without a summary.json says why (sim/sweep/point_results.cpp).
+constexpr std::string_view kLogEnds = "log.txt ends: ";
+
 std::string report(const Scenario& base, const CompareOutcome& outcome) {
     std::string out = fmt::format("compare: {} policy families on {} at its budget ({})\n", outcome.ranked.size(), base.name,
                                   base.platform.memory_budget
@@ -69,9 +73,27 @@ std::string report(const Scenario& base, const CompareOutcome& outcome) {
         if (row.variants > 1)
             out += fmt::format("{}: the best of {} prefetch rules (every run is in results.csv)\n", row.candidate.family,
                                row.variants);
-    for (const CompareRow& row : outcome.ranked)
-        if (row.result.status != "ok" && !row.result.message.empty())
-            out += fmt::format("{}: {}\n", row.candidate.label, row.result.message);
+    // Runs that stopped for one reason are said once: an error in the scenario (a budget
+    // below an operator's working set) stops every policy alike, each from its own folder.
+    std::vector<std::pair<std::string, std::vector<const CompareRow*>>> reasons;  // in ranking order
+    for (const CompareRow& row : outcome.ranked) {
+        if (row.result.status == "ok" || row.result.message.empty()) continue;
+        std::string reason = row.result.message;
+        if (const std::size_t at = reason.find(kLogEnds); at != std::string::npos) reason = reason.substr(at + kLogEnds.size());
+        auto same = std::find_if(reasons.begin(), reasons.end(), [&](const auto& r) { return r.first == reason; });
+        if (same == reasons.end()) reasons.push_back({reason, {&row}});
+        else same->second.push_back(&row);
+    }
+    for (const auto& [reason, rows_of] : reasons) {
+        if (rows_of.size() == 1) {
+            out += fmt::format("{}: {}\n", rows_of.front()->candidate.label, rows_of.front()->result.message);
+            continue;
+        }
+        std::vector<std::string> labels;
+        for (const CompareRow* row : rows_of) labels.push_back(row->candidate.label);
+        if (rows_of.size() == outcome.ranked.size()) out += fmt::format("every policy ({}): {}\n", labels.size(), reason);
+        else out += fmt::format("{} policies ({}): {}\n", labels.size(), fmt::join(labels, ", "), reason);
+    }
     // What no policy can go below, said once when runs ran out of memory (sim/run/memory_floor.h).
     for (const CompareRow& row : outcome.ranked) {
         if (row.result.status != "oom" || !row.result.summary.is_object() || !row.result.summary.contains("warnings")) continue;

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <sstream>
 
@@ -256,4 +257,22 @@ TEST_CASE("first hour: find's table gives a point that stopped no time, as the s
     CHECK(std::regex_match(lines[2], std::regex(R"(  0\.5 +no +oom +- +[0-9.]+ MiB)")));
     CHECK(std::regex_match(lines[3], std::regex(R"(  \S+ +(no +oom +- |yes +ok +[0-9]+\.[0-9]{3}) +[0-9.]+ MiB)")));
     CHECK_THAT(o.out, Catch::Contains("a point that stopped (oom, thrash, error) has no time; its message is in results.csv"));
+}
+
+TEST_CASE("first hour: compare says once why every policy stopped when the reason is the same") {
+    const fs::path dir = fresh_dir("compare_same_reason");
+    // A 3-layer MLP at batch 32 in 60% of its peak: the budget is below one operator's
+    // working set, which no policy can change.
+    std::ofstream(dir / "mlp.yaml") << "name: mlp3\n"
+                                       "workload: {synthetic: mlp, layers: 3, batch: 32}\n"
+                                       "platform: {memory: {budget_ratio: 0.6}}\n"
+                                       "policy: {allocator: os}\n";
+    const Outcome o = run_memsim("compare " + (dir / "mlp.yaml").string() + " -j 2 --out " + (dir / "out").string());
+    INFO(o.out << o.err);
+    REQUIRE(o.code == 0);
+    const std::string reason = "is below the working set of operator ";
+    CHECK(std::regex_search(o.out, std::regex(R"(\nevery policy \(16\): memsim: error: .*platform\.memory\.budget_ratio: the budget )")));
+    std::size_t said = 0;
+    for (std::size_t at = o.out.find(reason); at != std::string::npos; at = o.out.find(reason, at + 1)) ++said;
+    CHECK(said == 1);
 }
