@@ -27,6 +27,7 @@ struct WorkloadSource {
 const WorkloadSource kWorkloadSources[] = {
     {"workload.profile", {"workload.batch", "workload.costs"}},
     {"workload.dtr_log", {}},
+    {"workload.torch_snapshot", {}},
     {"workload.synthetic",
      {"workload.n", "workload.layers", "workload.width", "workload.seed", "workload.batch", "workload.input", "workload.classes"}},
 };
@@ -205,7 +206,7 @@ private:
         budget_origin_ = fmt::format("'{}'", o);
     }
 
-    // profile, dtr_log, synthetic: the one set later applies, and the keys that belonged
+    // profile, dtr_log, torch_snapshot, synthetic: the one set later applies, and the keys that belonged
     // to the one it replaces (a profile's batch and costs, a synthetic model's sizes, the
     // forward_end of another operator list) go with it.
     void replace_workload_source(const std::string& o, const WorkloadSource& source) {

@@ -7,7 +7,7 @@
 //     unless the replacement names one itself inline: a platform file's budget is the
 //     machine's memory, not the question the scenario asks; the header says so;
 //   - of two exclusive keys (platform.memory.budget / budget_ratio; workload.profile /
-//     dtr_log / synthetic), the one set later replaces the other (with the keys that
+//     dtr_log / torch_snapshot / synthetic), the one set later replaces the other (with the keys that
 //     belong to the source replaced: a profile's batch and costs);
 //   - KEY=null removes the key;
 //   - an assignment a later one makes inert is a warning.

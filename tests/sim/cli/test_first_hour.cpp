@@ -276,3 +276,23 @@ TEST_CASE("first hour: compare says once why every policy stopped when the reaso
     for (std::size_t at = o.out.find(reason); at != std::string::npos; at = o.out.find(reason, at + 1)) ++said;
     CHECK(said == 1);
 }
+
+TEST_CASE("first hour: --set workload.torch_snapshot on a profile scenario replaces the profile and its batch") {
+    const fs::path dir = fresh_dir("exclusive_snapshot");
+    // A snapshot to read: ResNet-18 b2 under PyTorch's caching allocator (README).
+    const Outcome made = run_memsim("run scenarios/traced_resnet18_b2.yaml --set policy.allocator=torch_caching "
+                                    "--set output.torch_snapshot=true --out " + (dir / "snap").string());
+    INFO(made.out << made.err);
+    REQUIRE(made.code == 0);
+    const fs::path snapshot = dir / "snap" / "memory_snapshot.pickle";
+    REQUIRE(fs::exists(snapshot));
+    const Outcome o = run_memsim("run scenarios/example.yaml --set workload.torch_snapshot=" + snapshot.string() + " --out " +
+                                 (dir / "run").string());
+    INFO(o.out << o.err);
+    REQUIRE(o.code == 0);
+    const json workload = summary_in(dir / "run")["scenario_resolved"]["workload"];
+    CHECK(workload.size() == 1);
+    CHECK(workload.contains("torch_snapshot"));
+    CHECK_THAT(o.out, Catch::Contains("note       'workload.torch_snapshot=" + snapshot.string() +
+                                      "' replaces the profile examples/mlp and its batch 4"));
+}
