@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite: builds (after setting up if needed) and runs every test with
-# ctest. Tests tagged [shared] (named "shared: ...", ctest label `shared`) read ../shared
+# ctest. Tests tagged [shared] (ctest label `shared`) read ../shared
 # (real profiles, DTR logs, reference numbers); without that folder they are skipped,
 # loudly.
 set -euo pipefail
@@ -12,7 +12,7 @@ if [ ! -d ../shared/profiles ]; then
   cat >&2 <<'MSG'
 ############################################################################
 #  WARNING: ../shared is missing next to this repository.                   #
-#  Every test named "shared: ..." (real profiles, DTR logs, reference       #
+#  Every test tagged [shared] (real profiles, DTR logs, reference           #
 #  numbers) is SKIPPED. Only the self-contained tests run.                  #
 ############################################################################
 MSG

@@ -7,7 +7,7 @@
 
 #include "hostile_support.h"
 #include "models/workload/input_error.h"
-#include "sim/scenario/scenario.h"
+#include "app/scenario/scenario.h"
 
 using namespace memsim;
 using namespace memsim::test;

@@ -12,13 +12,13 @@
 #include "models/workload/mnn_profile.h"
 #include "models/alloc/replay.h"
 #include "shared_data.h"
-#include "sim/scenario/scenario.h"
-#include "sim/simulation.h"
+#include "app/scenario/scenario.h"
+#include "app/run/simulation.h"
 
 using namespace memsim;
 using namespace memsim::test;
 
-TEST_CASE("shared: planners on MobilenetV2 batch 4 at 60% of the no-swap peak", "[shared]") {
+TEST_CASE("planners on MobilenetV2 batch 4 at 60% of the no-swap peak", "[shared]") {
     const Workload w = load_mnn_profile(shared_profile("MobilenetV2"), 4);
     OsAllocator os;
     const std::uint64_t peak = replay_peak(w, os);

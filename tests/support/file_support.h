@@ -11,6 +11,8 @@
 #include <sstream>
 #include <string>
 
+#include "shared_tag.h"
+
 namespace memsim::test {
 
 inline std::string read_file(const std::filesystem::path& path) {
@@ -36,6 +38,7 @@ struct Outcome {
 
 // Runs `memsim ARGS` in the working directory `cwd`.
 inline Outcome run_memsim_in(const std::filesystem::path& cwd, const std::string& args) {
+    if (args.find("../shared") != std::string::npos) require_shared_tag();
     const std::filesystem::path dir = fresh_dir("memsim_io");
     const std::string cmd = "cd '" + cwd.string() + "' && " + std::string(MEMSIM_BINARY) + " " + args + " >" + (dir / "out").string() +
                             " 2>" + (dir / "err").string();

@@ -13,8 +13,8 @@
 #include <string>
 
 #include "file_support.h"
-#include "sim/output/events_csv.h"
-#include "sim/simulation.h"
+#include "report/events_csv.h"
+#include "app/run/simulation.h"
 
 namespace memsim::test {
 

@@ -1,0 +1,98 @@
+#include "engine/disk_queue.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/swap_io.h"
+
+namespace memsim {
+
+namespace sg = simgrid::s4u;
+
+DiskQueue::DiskQueue(const EngineContext& ctx)
+    : w_(ctx.workload), model_(ctx.config.platform.disk), clock_(ctx.clock), log_(ctx.log), disk_(ctx.platform.disk),
+      listener_(ctx.io), queued_write_(ctx.workload.tensors.size(), 0) {}
+
+void DiskQueue::enqueue(bool write, TensorId t, int op) {
+    IoRequest r{write, t, w_.tensors[t].bytes, op, 0, false};
+    r.predicted_ms = model_.ms(r.write, r.bytes);
+    free_pred_ms_ = (idle() ? clock_.now() : std::max(free_pred_ms_, clock_.now())) + r.predicted_ms;
+    if (write && queued_write_[t] == 0) queued_write_[t] = front_seq_ + queue_.size() + 1;
+    queue_.push_back(r);
+    ++live_;
+    clock_.notify();
+}
+
+bool DiskQueue::cancel_write(TensorId t) {
+    if (queued_write_[t] == 0) return false;
+    IoRequest& r = queue_[queued_write_[t] - 1 - front_seq_];
+    queued_write_[t] = 0;
+    free_pred_ms_ -= r.predicted_ms;
+    r.cancelled = true;
+    --live_;
+    return true;
+}
+
+IoRequest DiskQueue::pop() {
+    for (;;) {
+        IoRequest r = queue_.front();
+        queue_.pop_front();
+        ++front_seq_;
+        if (r.cancelled) continue;
+        if (r.write && queued_write_[r.tensor] == front_seq_) queued_write_[r.tensor] = 0;
+        --live_;
+        return r;
+    }
+}
+
+void DiskQueue::serve() {
+    try {
+        for (;;) {
+            clock_.block_until([&] { return live_ > 0 || stopped_; });
+            if (live_ == 0) {
+                if (stopped_) return;
+                continue;  // the request that woke us was cancelled meanwhile
+            }
+            const IoRequest r = pop();
+            busy_ = true;
+            const double start = clock_.now();
+            const double lat = model_.latency_ms(r.write);
+            if (lat > 0) sg::this_actor::sleep_for(lat / 1e3);
+            const auto scaled = static_cast<sg_size_t>(std::llround(static_cast<double>(r.bytes) * SimPlatform::kDiskScale));
+            if (scaled > 0) {
+                if (r.write) disk_->write(scaled);
+                else disk_->read(scaled);
+            }
+            ++served_;
+            busy_ = false;
+            log_.add({r.write ? lane::kDiskWrite : lane::kDiskRead, start, clock_.now(), r.op, w_.tensors[r.tensor].name,
+                      {r.tensor}, r.bytes});
+            listener_.on_io_done(r);
+            clock_.notify();
+        }
+    } catch (...) {
+        clock_.fail(std::current_exception());
+    }
+}
+
+void DiskQueue::stop() {
+    stopped_ = true;
+    front_seq_ += queue_.size();
+    queue_.clear();
+    live_ = 0;
+    std::fill(queued_write_.begin(), queued_write_.end(), 0);
+    clock_.notify();
+}
+
+double DiskQueue::backlog_ms() const { return std::max(0.0, free_pred_ms_ - clock_.now()); }
+
+double DiskQueue::completion_if_enqueued_ms(bool write, std::uint64_t bytes, double at_ms) const {
+    const double start = std::max(at_ms, clock_.now() + backlog_ms());
+    return start + (write ? write_ms(bytes) : read_ms(bytes));
+}
+
+double DiskQueue::round_trip_ms(std::uint64_t bytes) const {
+    return completion_if_enqueued_ms(true, bytes, clock_.now()) - clock_.now() + read_ms(bytes);
+}
+
+}  // namespace memsim

@@ -1,0 +1,80 @@
+// The disk: one FIFO of swap-outs and swap-ins served one at a time by the disk actor
+// as SimGrid disk I/Os, with the queue's own predictions of when it will be free (the
+// prefetch rules and the hybrid rule read them). A queued write can be cancelled in
+// O(1): it is marked and skipped when it reaches the head, and its predicted time is
+// taken off at once.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "models/platform/transfer_model.h"
+#include "models/workload/workload.h"
+#include "engine/clock.h"
+#include "engine/engine_context.h"
+
+namespace memsim {
+
+struct IoRequest {
+    bool write = true;
+    TensorId tensor = -1;
+    std::uint64_t bytes = 0;
+    int op = -1;
+    double predicted_ms = 0;
+    bool cancelled = false;
+};
+
+// Told when a request has been served (the tensor-level side of swapping).
+class IoListener {
+public:
+    virtual ~IoListener() = default;
+    virtual void on_io_done(const IoRequest& r) = 0;
+};
+
+class DiskQueue {
+public:
+    // Served on the platform's disk; each served request is told to the swap side.
+    explicit DiskQueue(const EngineContext& ctx);
+
+    void enqueue(bool write, TensorId t, int op);
+    // Drops the tensor's write if it is still queued (not yet started); false otherwise.
+    bool cancel_write(TensorId t);
+    void serve();  // the disk actor's body
+    void stop();   // a stopped or finished run: drop what is queued, let the actor end
+
+    [[nodiscard]] bool idle() const { return live_ == 0 && !busy_; }
+    [[nodiscard]] std::uint64_t served() const { return served_; }  // I/Os done (SimGrid activities)
+    // The queue's own predictions, from what is queued and in flight now (every request
+    // costs what the disk's transfer model says, as served).
+    [[nodiscard]] double free_at_ms() const { return free_pred_ms_; }  // predicted end of the queue
+    [[nodiscard]] double backlog_ms() const;                           // from now until it drains
+    [[nodiscard]] double read_ms(std::uint64_t bytes) const { return model_.read_ms(bytes); }  // one read, served alone
+    [[nodiscard]] double write_ms(std::uint64_t bytes) const { return model_.write_ms(bytes); }  // one write, served alone
+    // When a request of `bytes` enqueued at `at_ms` (>= now) would complete, behind
+    // everything queued now.
+    [[nodiscard]] double completion_if_enqueued_ms(bool write, std::uint64_t bytes, double at_ms) const;
+    // A swap-out enqueued now, waited for, and its read later on demand: the backlog,
+    // the write and the read (what an eviction to disk costs the GPU stream).
+    [[nodiscard]] double round_trip_ms(std::uint64_t bytes) const;
+
+private:
+    IoRequest pop();
+
+    const Workload& w_;
+    TransferModel model_;
+    Clock& clock_;
+    EventLog& log_;
+    simgrid::s4u::Disk* disk_;
+    IoListener& listener_;
+    std::uint64_t served_ = 0;
+    double free_pred_ms_ = 0;
+    std::deque<IoRequest> queue_;   // cancelled requests stay until they reach the head
+    std::uint64_t front_seq_ = 0;   // sequence number of queue_.front()
+    std::vector<std::uint64_t> queued_write_;  // per tensor: 1 + seq of its queued write, 0: none
+    std::size_t live_ = 0;          // requests queued and not cancelled
+    bool busy_ = false;
+    bool stopped_ = false;
+};
+
+}  // namespace memsim

@@ -1,0 +1,155 @@
+// The wiring: builds the platform, the semantics' rules and the parts of a run (the
+// clock, the tensor table, the swap side, the disk queue, the memory manager, the
+// policies' view, the swap scheduler, the GPU stream) around one EngineContext, runs
+// the two actors, and assembles the summary from the parts' counters.
+#include "engine/engine.h"
+
+#include <simgrid/s4u.hpp>
+
+#include "engine/gpu_stream.h"
+#include "engine/policy_view.h"
+#include "engine/semantics_rules.h"
+#include "engine/platform.h"
+
+namespace memsim {
+
+namespace {
+
+namespace sg = simgrid::s4u;
+
+// Who picks forced evictions and where they go: a recompute heuristic picks first;
+// otherwise the selection's victim rule, whose victims go to disk.
+EvictionPolicy eviction_policy(const EngineConfig& c, const SwapSelection& selection, const SwapMode& mode) {
+    EvictionPolicy p;
+    if (c.make_heuristic) p.heuristic = c.make_heuristic();
+    p.victim = selection.victim_rule();
+    p.spill = mode.moves_tensors() && p.victim && (!p.heuristic || selection.spills_heuristic_victims());
+    p.hybrid = c.hybrid;
+    return p;
+}
+
+class Engine {
+public:
+    Engine(const Workload& w, const EngineConfig& c, const ExecPlan& plan, std::unique_ptr<SwapSelection> selection,
+           std::unique_ptr<SwapMode> mode, std::unique_ptr<PrefetchRule> prefetch)
+        : w_(w), c_(c), plan_(plan), platform_(build_platform(c.platform)),
+          rules_(make_semantics_rules(c.semantics.rules, ctx_, w)),
+          ctx_{w, plan, c, platform_, log_, *rules_, clock_, tensors_, io_, disk_, memory_, view_, swap_, gpu_},
+          clock_(log_),
+          tensors_(w, plan, c.platform.gpu_speed_scale, rules_->storages()),
+          io_(ctx_),
+          disk_(ctx_),
+          memory_(ctx_, eviction_policy(c, *selection, *mode)),
+          view_(ctx_),
+          swap_(ctx_, std::move(mode), std::move(prefetch)),
+          gpu_(ctx_) {
+        if (swap_.moves_tensors()) swap_.set_plan((c.hybrid ? make_hybrid_selection() : std::move(selection))->plan(w, selection_inputs(c)));
+    }
+
+    RunResult run() {
+        // One activity per step plus I/O; about two memory samples and two residency
+        // changes (taken, given back) per tensor.
+        log_.recording = c_.record_events;
+        if (c_.record_events) {
+            log_.activities.reserve(plan_.size() + plan_.size() / 4);
+            log_.memory.reserve(2 * w_.tensors.size() + 16);
+            log_.residency.reserve(2 * w_.tensors.size() + 16);
+        }
+        clock_.start();
+        sg::Actor::create("gpu_stream", platform_.gpu, [this] { gpu_.run(); });
+        // Not a daemon: daemons outlive run() in SimGrid 3.32 and would wake up inside the
+        // next simulation of the same process. The GPU stream tells it to stop instead.
+        sg::Actor::create("disk_io", platform_.gpu, [this] { disk_.serve(); });
+        sg::Engine::get_instance()->run();
+        // An error inside an actor first: it is the cause of an unfinished run.
+        if (clock_.error()) std::rethrow_exception(clock_.error());
+        if (!gpu_.finished() && !gpu_.stopped())
+            throw InvariantError("the simulation deadlocked before the last operator (an actor waited for an event nobody signals)");
+        RunResult result{summary(), std::move(log_)};
+        return result;
+    }
+
+private:
+    static SelectionInputs selection_inputs(const EngineConfig& c) {
+        return {c.budget, TransferModel(c.platform.disk), c.platform.gpu_speed_scale};
+    }
+
+    // The summary, assembled once from every component's own counters.
+    Summary summary() {
+        Summary sm;
+        if (const std::optional<RunStopped>& stop = gpu_.stopped()) {
+            sm.status = stop->status;
+            sm.message = stop->message;
+        }
+        sm.scenario = c_.scenario_name;
+        sm.workload = workload_label(w_);
+        sm.allocator = memory_.allocator().name();
+        sm.semantics = c_.semantics_label;
+        sm.swap_mode = c_.swap_mode_label;
+        sm.budget_bytes = c_.budget;
+        sm.budget_ratio = c_.budget_ratio;
+        sm.budget_base_bytes = c_.budget_base;
+        sm.peak_bytes = memory_.allocator().peak_bytes();
+        sm.live_peak_bytes = memory_.live_peak();
+        sm.caching = memory_.allocator().caching_figures();
+        log_.reports_allocated = sm.caching.has_value();
+        sm.time_ms = gpu_.end_ms();
+        const GpuStream::Counts& gpu = gpu_.counts();
+        sm.compute_ms = gpu.compute_ms;
+        sm.iteration_compute_ms = w_.compute_ms() / c_.platform.gpu_speed_scale;  // compute_ms: as ops ran
+        sm.stall_ms = clock_.stall_ms();
+        const SwapIo::Counts& io = io_.counts();
+        sm.bytes_written = io.bytes_written;
+        sm.bytes_read = io.bytes_read;
+        sm.swap_selected_tensors = swap_.plan().selected.size();
+        sm.swap_writes = io.writes;
+        sm.swap_reads = io.reads;
+        sm.swap_writes_cancelled = io.cancelled_writes;
+        sm.swap_freed_bytes = io.freed_bytes;
+        sm.recomputed_ops = gpu.recomputed_ops;
+        sm.recompute_ms = gpu.recompute_ms;
+        const EvictionCounts& evictions = memory_.evictions();
+        sm.evictions = evictions.to_disk + evictions.dropped;
+        sm.evictions_to_disk = evictions.to_disk;
+        sm.drops = evictions.dropped;
+        sm.ops = w_.ops.size();
+        sm.activities = gpu.executions + disk_.served();
+        sm.forward_end = w_.forward_end;
+        if (c_.hybrid) {
+            sm.details["hybrid_swapped"] = static_cast<double>(evictions.hybrid_swapped);
+            sm.details["hybrid_dropped"] = static_cast<double>(evictions.hybrid_dropped);
+        }
+        if (swap_.moves_tensors()) sm.details["swap_selected_bytes"] = static_cast<double>(swap_.plan().selected_bytes);
+        if (log_.forward_end_ms >= 0) {
+            sm.details["forward_ms"] = log_.forward_end_ms;
+            sm.details["backward_ms"] = sm.time_ms - log_.forward_end_ms;
+        }
+        log_.budget_bytes = c_.budget;
+        return sm;
+    }
+
+    const Workload& w_;
+    const EngineConfig& c_;
+    const ExecPlan& plan_;
+    EventLog log_;
+    SimPlatform platform_;
+    std::unique_ptr<SemanticsRules> rules_;  // keeps ctx_, built just after it
+    EngineContext ctx_;  // refers to the parts below, built after it in this order
+    Clock clock_;
+    TensorTable tensors_;
+    SwapIo io_;
+    DiskQueue disk_;
+    MemoryManager memory_;
+    PolicyView view_;
+    SwapScheduler swap_;
+    GpuStream gpu_;
+};
+
+}  // namespace
+
+RunResult simulate(const Workload& w, const EngineConfig& config, const ExecPlan& plan) {
+    Engine engine(w, config, plan, config.make_selection(), config.make_swap_mode(), config.make_prefetch());
+    return engine.run();
+}
+
+}  // namespace memsim

@@ -1,0 +1,116 @@
+#include "engine/summary.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "models/workload/workload.h"
+
+namespace memsim {
+
+std::string workload_label(const Workload& w) {
+    if (w.name.empty()) return w.source;
+    // A DTR log has no batch (the loader sets 0): its file name says what it is.
+    return w.batch > 0 ? fmt::format("{} (batch {})", w.name, w.batch) : w.name;
+}
+
+double reported_overhead(double time_ms, double no_policy_time_ms) {
+    return no_policy_time_ms > 0 ? std::round(time_ms / no_policy_time_ms * 1e9) / 1e9 : 0.0;
+}
+
+namespace {
+
+template <typename T>
+nlohmann::json or_null(const std::optional<T>& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+std::string mib(std::uint64_t bytes) { return fmt::format("{:.3f} MiB", static_cast<double>(bytes) / (1024.0 * 1024.0)); }
+
+}  // namespace
+
+nlohmann::json to_json(const Summary& s) {
+    nlohmann::json j;
+    j["scenario"] = s.scenario;
+    j["status"] = s.status;
+    if (!s.message.empty()) j["message"] = s.message;
+    j["warnings"] = s.warnings;
+    j["workload"] = s.workload;
+    j["allocator"] = s.allocator;
+    j["semantics"] = s.semantics;
+    j["swap_mode"] = s.swap_mode;
+    j["budget_bytes"] = or_null(s.budget_bytes);
+    j["budget_ratio"] = or_null(s.budget_ratio);
+    j["budget_base_bytes"] = or_null(s.budget_base_bytes);
+    j["peak_bytes"] = s.peak_bytes;
+    j["live_peak_bytes"] = s.live_peak_bytes;
+    if (s.caching) {  // only for an allocator that has them: the other summaries stay as they were
+        j["allocated_peak_bytes"] = s.caching->allocated_peak_bytes;
+        j["reserved_peak_bytes"] = s.caching->reserved_peak_bytes;
+        j["fragmentation_bytes"] = s.caching->fragmentation_bytes;
+        j["segment_count"] = s.caching->segment_count;
+        j["segment_allocations"] = s.caching->segment_allocations;
+    }
+    j["time_ms"] = s.time_ms;
+    j["overhead"] = s.overhead;
+    j["no_policy_time_ms"] = s.no_policy_time_ms;
+    j["compute_ms"] = s.compute_ms;
+    j["iteration_compute_ms"] = s.iteration_compute_ms;
+    j["stall_ms"] = s.stall_ms;
+    j["bytes_written"] = s.bytes_written;
+    j["bytes_read"] = s.bytes_read;
+    j["swap_selected_tensors"] = s.swap_selected_tensors;
+    j["swap_writes"] = s.swap_writes;
+    j["swap_reads"] = s.swap_reads;
+    j["swap_writes_cancelled"] = s.swap_writes_cancelled;
+    j["swap_freed_bytes"] = s.swap_freed_bytes;
+    j["recomputed_ops"] = s.recomputed_ops;
+    j["recompute_ms"] = s.recompute_ms;
+    j["evictions"] = s.evictions;
+    j["evictions_to_disk"] = s.evictions_to_disk;
+    j["drops"] = s.drops;
+    j["ops"] = s.ops;
+    j["activities"] = s.activities;
+    j["forward_end"] = s.forward_end;
+    j["details"] = s.details;
+    return j;
+}
+
+std::string to_table(const Summary& s, const std::vector<std::pair<std::string, std::string>>& settings) {
+    std::string out;
+    out += fmt::format("scenario   {}  [{}]\n", s.scenario, s.status);
+    if (!s.message.empty()) out += fmt::format("message    {}\n", s.message);
+    for (const std::string& w : s.warnings) out += fmt::format("warning    {}\n", w);
+    out += fmt::format("workload   {}  ({} ops, forward_end {})\n", s.workload, s.ops, s.forward_end);
+    if (settings.empty()) {
+        out += fmt::format("policy     allocator={} semantics={} swap={}\n", s.allocator, s.semantics, s.swap_mode);
+    } else {
+        for (const auto& [name, value] : settings)
+            if (name != "workload") out += fmt::format("{:<10} {}\n", name, value);  // the line above says it
+    }
+    out += fmt::format("peak       {} B ({})   live peak {} B\n", s.peak_bytes, mib(s.peak_bytes), s.live_peak_bytes);
+    if (s.caching)
+        out += fmt::format("caching    allocated peak {} B   reserved peak {} B   fragmentation {} B ({}) in {} segments at the "
+                           "reserved peak   {} segment allocations\n",
+                           s.caching->allocated_peak_bytes, s.caching->reserved_peak_bytes, s.caching->fragmentation_bytes,
+                           mib(s.caching->fragmentation_bytes), s.caching->segment_count, s.caching->segment_allocations);
+    // A run that stopped has no iteration time, so no overhead: its clock says when it stopped.
+    if (s.status == "ok")
+        out += fmt::format("time       {:.3f} ms   overhead {:.4f}x of {:.3f} ms with no memory policy\n", s.time_ms, s.overhead,
+                           s.no_policy_time_ms);
+    else
+        out += fmt::format("time       stopped ({}) at {:.3f} ms: no iteration time, no overhead ({:.3f} ms with no memory policy)\n",
+                           s.status, s.time_ms, s.no_policy_time_ms);
+    out += fmt::format("compute    {:.3f} ms{}   stall {:.3f} ms\n", s.compute_ms,
+                       s.compute_ms == s.iteration_compute_ms ? std::string()
+                                                              : fmt::format(" of the iteration's {:.3f} ms", s.iteration_compute_ms),
+                       s.stall_ms);
+    out += fmt::format("swapping   selected {}   written {}   read back {}   writes cancelled {}   freed {} B\n",
+                       s.swap_selected_tensors, s.swap_writes, s.swap_reads, s.swap_writes_cancelled, s.swap_freed_bytes);
+    out += fmt::format("disk I/O   written {} B   read {} B\n", s.bytes_written, s.bytes_read);
+    out += fmt::format("evictions  {} ({} to disk, {} dropped)\n", s.evictions, s.evictions_to_disk, s.drops);
+    out += fmt::format("recompute  {} ops   {:.3f} ms\n", s.recomputed_ops, s.recompute_ms);
+    return out;
+}
+
+}  // namespace memsim

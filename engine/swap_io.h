@@ -1,0 +1,66 @@
+// Swapping at the tensor level: a swap-out holds the tensor's memory until its write
+// ends, a swap-in allocates before its read is queued; a tensor needed again while its
+// write is pending is used in place. When a write ends the semantics' rules free its
+// tensor at once, or (the reference's) at the swap mode's next sync point.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "engine/disk_queue.h"
+#include "engine/memory_manager.h"
+
+namespace memsim {
+
+class SwapIo final : public Spiller, public IoListener {
+public:
+    explicit SwapIo(const EngineContext& ctx);
+
+    void write(TensorId t, int op);
+    void read(TensorId t, int op);
+    void swap_in_now(TensorId t, int op);  // a read, if the tensor is on disk and not already coming
+    // Needed before its swap-out freed it: used in place and kept. A write not yet started
+    // is dropped from the queue; one in flight completes but frees nothing.
+    void use_in_place(TensorId t, int op);
+    void free_finished_writes(int op);  // frees every finished write in FIFO order
+    void free_pending_writes(int op);   // the reference's end-of-forward quirk
+    // A written tensor's memory: freed now (it is on disk), or at the next sync point
+    // (free_finished_writes).
+    void free_to_disk(TensorId t, int op);
+    void free_at_next_sync_point(TensorId t);
+    // What the swap side moved: the summary's swap counters.
+    struct Counts {
+        std::uint64_t writes = 0, reads = 0;                  // completed
+        std::uint64_t bytes_written = 0, bytes_read = 0;
+        std::uint64_t freed_bytes = 0;                        // left device memory when their write completed
+        std::uint64_t cancelled_writes = 0;                   // dropped from the queue: needed again first
+    };
+    [[nodiscard]] const Counts& counts() const { return counts_; }
+
+    void spill(TensorId t, int op) override;
+    [[nodiscard]] bool writes_will_free() const override;
+    void on_io_done(const IoRequest& r) override;
+
+private:
+    void end_write(TensorId t);
+    // Every change of keep_resident goes through here: kept_writes_ counts the writes in
+    // flight whose tensor stays (so writes_will_free() is O(1), not a scan).
+    void set_keep_resident(TensorId t, bool keep);
+
+    const Workload& w_;
+    TensorTable& tensors_;
+    MemoryManager& memory_;
+    DiskQueue& disk_;
+    Clock& clock_;
+    EventLog& log_;
+    SemanticsRules& rules_;
+    std::map<std::uint64_t, TensorId> in_flight_writes_;  // by issue order
+    std::vector<std::uint64_t> write_seq_;                // per tensor: its key in in_flight_writes_
+    std::uint64_t next_write_seq_ = 0;
+    std::size_t kept_writes_ = 0;  // in-flight writes whose tensor has keep_resident
+    std::vector<TensorId> written_unfreed_;
+    Counts counts_;
+};
+
+}  // namespace memsim

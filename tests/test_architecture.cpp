@@ -1,0 +1,119 @@
+// The folders' promises (docs/architecture.md), checked on the sources themselves: data
+// flows one way, models -> engine -> application and reporting, so a folder includes
+// only from the folders before it; the engine forks no process; no source file grows past
+// 400 lines.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kRoot = MEMSIM_SOURCE_DIR;
+
+std::vector<fs::path> sources_under(const std::string& folder) {
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::recursive_directory_iterator(kRoot / folder)) {
+        const std::string ext = entry.path().extension().string();
+        if (entry.is_regular_file() && (ext == ".h" || ext == ".cpp")) files.push_back(entry.path());
+    }
+    return files;
+}
+
+std::string text_of(const fs::path& file) {
+    std::ifstream in(file);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// The project paths a file includes ("engine/clock.h"), by their first folder.
+std::vector<std::string> project_includes(const fs::path& file) {
+    static const std::regex include(R"re(#include\s+"([^"]+)")re");
+    std::vector<std::string> found;
+    const std::string text = text_of(file);
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), include); it != std::sregex_iterator(); ++it)
+        found.push_back((*it)[1]);
+    return found;
+}
+
+bool allowed(const std::string& included, const std::vector<std::string>& prefixes) {
+    if (included.find('/') == std::string::npos) return true;  // a header beside the file
+    for (const std::string& p : prefixes)
+        if (included.rfind(p, 0) == 0) return true;
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("architecture: each folder includes only from the folders before it") {
+    // Reporting reads the scenario (for a run's header) and a sweep's points (for its
+    // plots): the descriptions of what it reports, not the code that runs them.
+    const std::map<std::string, std::vector<std::string>> may_include = {
+        {"models", {"models/"}},
+        {"engine", {"models/", "engine/"}},
+        {"report", {"models/", "engine/", "report/", "app/scenario/", "app/sweep/point_results.h", "app/sweep/sweep_plan.h"}},
+        {"app", {"models/", "engine/", "report/", "app/"}},
+    };
+    int checked = 0;
+    for (const auto& [folder, prefixes] : may_include) {
+        for (const fs::path& file : sources_under(folder)) {
+            for (const std::string& inc : project_includes(file)) {
+                INFO(fs::relative(file, kRoot).string() << " includes " << inc);
+                CHECK(allowed(inc, prefixes));
+                ++checked;
+            }
+        }
+    }
+    CHECK(checked > 500);  // the walk saw the sources
+}
+
+TEST_CASE("architecture: no engine file forks a process, the run layer does") {
+    static const std::regex fork_call(R"(\b(fork|vfork|posix_spawn|popen)\s*\()");
+    int files = 0;
+    for (const fs::path& file : sources_under("engine")) {
+        INFO(fs::relative(file, kRoot).string());
+        CHECK_FALSE(std::regex_search(text_of(file), fork_call));
+        ++files;
+    }
+    CHECK(files > 20);
+    // The one place memsim forks is the run layer's child process helper.
+    CHECK(std::regex_search(text_of(kRoot / "app/run/child_process.cpp"), fork_call));
+}
+
+TEST_CASE("architecture: no source file is over 400 lines") {
+    for (const std::string folder : {"models", "engine", "app", "report"}) {
+        for (const fs::path& file : sources_under(folder)) {
+            std::ifstream in(file);
+            int lines = 0;
+            for (std::string line; std::getline(in, line);) ++lines;
+            INFO(fs::relative(file, kRoot).string() << ": " << lines << " lines");
+            CHECK(lines <= 400);
+        }
+    }
+}
+
+TEST_CASE("architecture: every file and folder docs/architecture.md names exists") {
+    // Paths in the page's text and its diagram: a word with a folder and a file
+    // extension or a trailing slash; recipes' placeholders (<name>, *) are templates.
+    static const std::regex path(R"re(\b((?:models|engine|app|report|tests|docs|scripts)/[A-Za-z0-9_./<>*{},]*))re");
+    const std::string page = text_of(kRoot / "docs/architecture.md");
+    int named = 0;
+    for (auto it = std::sregex_iterator(page.begin(), page.end(), path); it != std::sregex_iterator(); ++it) {
+        std::string p = (*it)[1];
+        while (!p.empty() && (p.back() == '.' || p.back() == ',')) p.pop_back();
+        if (p.find_first_of("<>*{}") != std::string::npos) continue;
+        INFO(p);
+        CHECK(fs::exists(kRoot / p));
+        ++named;
+    }
+    CHECK(named > 40);
+}
