@@ -94,8 +94,13 @@ std::string to_table(const Summary& s, const std::vector<std::pair<std::string, 
                            "reserved peak   {} segment allocations\n",
                            s.caching->allocated_peak_bytes, s.caching->reserved_peak_bytes, s.caching->fragmentation_bytes,
                            mib(s.caching->fragmentation_bytes), s.caching->segment_count, s.caching->segment_allocations);
-    out += fmt::format("time       {:.3f} ms   overhead {:.4f}x of {:.3f} ms with no memory policy\n", s.time_ms, s.overhead,
-                       s.no_policy_time_ms);
+    // A run that stopped has no iteration time, so no overhead: its clock says when it stopped.
+    if (s.status == "ok")
+        out += fmt::format("time       {:.3f} ms   overhead {:.4f}x of {:.3f} ms with no memory policy\n", s.time_ms, s.overhead,
+                           s.no_policy_time_ms);
+    else
+        out += fmt::format("time       stopped ({}) at {:.3f} ms: no iteration time, no overhead ({:.3f} ms with no memory policy)\n",
+                           s.status, s.time_ms, s.no_policy_time_ms);
     out += fmt::format("compute    {:.3f} ms{}   stall {:.3f} ms\n", s.compute_ms,
                        s.compute_ms == s.iteration_compute_ms ? std::string()
                                                               : fmt::format(" of the iteration's {:.3f} ms", s.iteration_compute_ms),

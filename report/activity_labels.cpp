@@ -38,6 +38,19 @@ std::string TensorNames::operator()(int tensor) const {
     return fmt::format("#{}", tensor);
 }
 
+std::string TensorNames::described(int tensor) const {
+    const std::string name = (*this)(tensor);
+    if (!workload_ || tensor < 0 || static_cast<std::size_t>(tensor) >= workload_->tensors.size()) return name;
+    const Tensor& t = workload_->tensors[static_cast<std::size_t>(tensor)];
+    if (t.producer < 0 || static_cast<std::size_t>(t.producer) >= workload_->ops.size())
+        return t.constant ? name + " (a constant: weights or an input)" : name;
+    const std::string op = fmt::format("op {} {}", t.producer, workload_->ops[static_cast<std::size_t>(t.producer)].name);
+    // The DTR log reader names the version an in-place (MUTATE) operator writes NAME$.
+    if (name.size() > 1 && name.back() == '$')
+        return fmt::format("{} ({} as {} changed it in place)", name, name.substr(0, name.size() - 1), op);
+    return fmt::format("{} (output of {})", name, op);
+}
+
 std::string TensorNames::list(const std::vector<int>& tensors) const {
     std::string out = tensors.size() == 1 ? "tensor " : "tensors ";
     for (std::size_t i = 0; i < tensors.size() && i < kNamesListed; ++i) out += (i > 0 ? ", " : "") + (*this)(tensors[i]);

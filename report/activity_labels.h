@@ -16,6 +16,10 @@ class TensorNames {
 public:
     explicit TensorNames(const Workload* workload = nullptr) : workload_(workload) {}
     std::string operator()(int tensor) const;
+    // The name with where the tensor comes from: "x316 (output of op 0 convolution)";
+    // a DTR log's "x54$" is the version of x54 an in-place operator wrote:
+    // "x54$ (x54 as op 412 add_ changed it in place)".
+    std::string described(int tensor) const;
     // "tensor 17", "tensors 3, 5, 9", "tensors 3, 5, 9 and 4 more"
     std::string list(const std::vector<int>& tensors) const;
     bool knows_names() const { return workload_ != nullptr; }

@@ -87,7 +87,7 @@ nlohmann::json page_data(const EventLog& log, const Workload* workload) {
     };
     std::map<int, std::string> tensor_names;  // every tensor a tooltip may name
     auto named = [&](int t) {
-        if (t >= 0 && workload) tensor_names.emplace(t, names(t));
+        if (t >= 0 && workload) tensor_names.emplace(t, names.described(t));
     };
     for (const Activity& a : log.activities) {
         const std::string label = activity_label(a, names);
@@ -180,8 +180,13 @@ std::string summary_html(const Summary& s, const EventLog& log) {
     auto item = [&](const char* name, const std::string& value) {
         out += fmt::format("<span>{} <b>{}</b></span>", name, html_escape(value));
     };
-    item("time", fmt::format("{:.3f} ms", s.time_ms));
-    item("overhead", fmt::format("{:.4f}x", s.overhead));
+    // A run that stopped has no iteration time, so no overhead: its clock says when it stopped.
+    if (s.status == "ok") {
+        item("time", fmt::format("{:.3f} ms", s.time_ms));
+        item("overhead", fmt::format("{:.4f}x", s.overhead));
+    } else {
+        item("stopped at", fmt::format("{:.3f} ms (no iteration time, no overhead)", s.time_ms));
+    }
     item("peak", format_bytes_human(s.peak_bytes));
     item("live peak", format_bytes_human(s.live_peak_bytes));
     if (s.caching) {  // torch_caching: peak is the reserved peak

@@ -71,12 +71,14 @@ RunHeader run_header(const Scenario& s, const Workload& w, const Summary& summar
     const bool swaps = mode && mode->flags.moves_tensors;
     // The title names what differs between variants of a scenario (sweep points, --set runs).
     const std::string allocator = choice_text("policy.allocator", p);
-    const std::string prefetch = choice_text("policy.swap.prefetch", p);
+    // The prefetch rule only for a swap mode that prefetches: a sync run has none to show.
+    const std::string prefetch = mode && mode->flags.uses_prefetch_rule ? choice_text("policy.swap.prefetch", p) : "";
     std::vector<std::string> variant = {allocator};
     if (s.platform.memory_budget_ratio) variant.push_back(fmt::format("budget {:g}%", *s.platform.memory_budget_ratio * 100));
     else if (s.platform.memory_budget) variant.push_back("budget " + format_bytes_human(*s.platform.memory_budget));
     if (swaps)
-        variant.push_back(fmt::format("swap {} / {} / {}", choice_text("policy.swap.mode", p), choice_text("policy.swap.select", p), prefetch));
+        variant.push_back(fmt::format("swap {} / {}{}", choice_text("policy.swap.mode", p), choice_text("policy.swap.select", p),
+                                      prefetch.empty() ? "" : " / " + prefetch));
     if (!p.recompute.heuristic.empty()) variant.push_back(choice_text("policy.recompute.heuristic", p));
     if (!p.recompute.planner.empty()) variant.push_back(choice_text("policy.recompute.planner", p));
     if (p.hybrid) variant.push_back("hybrid");
@@ -89,8 +91,8 @@ RunHeader run_header(const Scenario& s, const Workload& w, const Summary& summar
     h.settings.emplace_back("workload", fmt::format("{}{}, {} ops ({} forward)", w.name, batch, w.ops.size(), w.forward_end));
     h.settings.emplace_back("allocator", allocator);
     h.settings.emplace_back("budget", budget_text(s, summary));
-    h.settings.emplace_back("swap", swaps ? fmt::format("{}, selection {}, prefetch {}", choice_text("policy.swap.mode", p),
-                                                        choice_text("policy.swap.select", p), prefetch)
+    h.settings.emplace_back("swap", swaps ? fmt::format("{}, selection {}{}", choice_text("policy.swap.mode", p),
+                                                        choice_text("policy.swap.select", p), prefetch.empty() ? "" : ", prefetch " + prefetch)
                                           : "none");
     h.settings.emplace_back("recompute", recompute_text(p, summary));
     if (p.hybrid) h.settings.emplace_back("hybrid", "swap or drop, whichever is predicted cheaper");
@@ -102,6 +104,10 @@ RunHeader run_header(const Scenario& s, const Workload& w, const Summary& summar
     h.settings.emplace_back("disk", disk);
     if (s.platform.gpu_speed_scale != 1.0) h.settings.emplace_back("GPU speed", fmt::format("{:g}x", s.platform.gpu_speed_scale));
     if (s.platform.name != "default") h.settings.emplace_back("platform", s.platform.name);
+    // Where an override resolved a conflict (a kept budget, a replaced source): said under
+    // the setting (app/scenario/override_rules.h).
+    for (auto it = h.settings.begin(); it != h.settings.end(); ++it)
+        if (const auto note = s.notes.find(it->first); note != s.notes.end()) it = h.settings.emplace(it + 1, "note", note->second);
     return h;
 }
 

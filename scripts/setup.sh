@@ -11,6 +11,7 @@ packages=(build-essential cmake ninja-build pkg-config
           coinor-libcbc-dev  # the optimal recomputation planner's integer program (docs/optimal.md)
           chromium   # headless browser for the Gantt chart tests and screenshots
           hyperfine  # repeated timings with warm-up and statistics for scripts/bench.sh
+          parallel   # GNU parallel: the README's scale-out recipe runs a sweep's jobs.txt with it
           python3-torch python3-torchvision  # memsim trace (tools/trace) runs them with /usr/bin/python3
           clang-14 libfuzzer-14-dev)         # scripts/fuzz.sh: the libFuzzer targets (docs/fuzzing.md)
 missing=()

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -10,15 +11,18 @@
 #include <fmt/format.h>
 
 #include "app/cli/commands.h"
+#include "app/scenario/override_rules.h"
 #include "app/sweep/sweep_runner.h"
 
 namespace memsim::cli {
 
 namespace {
 
-void print_tally(const SweepTally& tally, const std::string& dir, const SweepPlan* plan = nullptr) {
+void print_tally(const SweepTally& tally, const std::string& dir, bool quiet, const SweepPlan* plan = nullptr) {
+    if (!quiet) std::cout << tally.table;
     std::cout << fmt::format("{} points: {} ok, {} failed (oom, thrash or error; see results.csv)\n", tally.points, tally.ok,
                              tally.failed);
+    if (quiet) return;
     for (const std::string& file : tally.files) std::cout << "wrote " << (std::filesystem::path(dir) / file).string() << "\n";
     if (!plan) return;
     std::string per_point;
@@ -39,6 +43,7 @@ void register_sweep_command(CLI::App& app) {
         int jobs = 0;
         std::string emit_dir;
         bool process_per_point = false;
+        bool quiet = false;
     };
     auto opt = std::make_shared<Options>();
     CLI::App* cmd = app.add_subcommand(
@@ -56,13 +61,17 @@ void register_sweep_command(CLI::App& app) {
     cmd->add_flag("--process-per-point", opt->process_per_point,
                   "Start a `memsim run` process per point instead of forking (slower: every point pays the "
                   "start-up and loads its workload; the results are the same)");
+    cmd->add_flag("--quiet,-q", opt->quiet,
+                  "Print only the one-line tally: no table of the points, no list of files (for scripts; progress and "
+                  "errors still go to stderr)");
     cmd->callback([opt]() {
         guarded([&]() {
             const SweepPlan plan = plan_sweep(opt->scenario, opt->sets);
             // Every point's summary says it too (Scenario::warnings); said once here.
             for (const std::string& set : opt->sets)
                 for (const SweepParameter& p : plan.parameters)
-                    if (set.rfind(p.key + "=", 0) == 0)
+                    if (std::all_of(p.values.begin(), p.values.end(),
+                                    [&](const std::string& value) { return undoes(p.key + "=" + value, set); }))
                         std::cerr << fmt::format("memsim: warning: --set '{}' has no effect: the sweep sets {} at every point\n",
                                                  set, p.key);
             if (!opt->emit_dir.empty()) {
@@ -83,17 +92,22 @@ void register_sweep_command(CLI::App& app) {
             const std::string dir = opt->out.empty() ? plan.default_dir : opt->out;
             std::cerr << fmt::format("sweep {}: {} points, {} at a time, into {}\n", plan.scenario_name, plan.points.size(),
                                      options.jobs, dir);
-            print_tally(run_sweep(plan, dir, options, std::cerr), dir, &plan);
+            print_tally(run_sweep(plan, dir, options, std::cerr), dir, opt->quiet, &plan);
         });
     });
 }
 
 void register_merge_command(CLI::App& app) {
-    auto dir = std::make_shared<std::string>();
+    struct Options {
+        std::string dir;
+        bool quiet = false;
+    };
+    auto opt = std::make_shared<Options>();
     CLI::App* cmd = app.add_subcommand(
         "merge", "Gather the point summaries of a sweep folder (from --emit-jobs) into results.csv and plots");
-    cmd->add_option("dir", *dir, "Sweep folder holding sweep.json and points/")->required()->check(CLI::ExistingDirectory);
-    cmd->callback([dir]() { guarded([&]() { print_tally(merge_sweep(*dir), *dir); }); });
+    cmd->add_option("dir", opt->dir, "Sweep folder holding sweep.json and points/")->required()->check(CLI::ExistingDirectory);
+    cmd->add_flag("--quiet,-q", opt->quiet, "Print only the one-line tally: no table of the points, no list of files");
+    cmd->callback([opt]() { guarded([&]() { print_tally(merge_sweep(opt->dir), opt->dir, opt->quiet); }); });
 }
 
 }  // namespace memsim::cli

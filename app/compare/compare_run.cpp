@@ -5,12 +5,14 @@
 #include <map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "models/recompute/optimal/optimal_planner.h"
 #include "models/recompute/optimal/optimal_row.h"
 #include "models/workload/input_error.h"
 #include "report/text_format.h"
 #include "app/scenario/scenario.h"
+#include "report/charts/sweep_plots.h"
 
 namespace memsim {
 
@@ -70,6 +72,9 @@ std::string versus_optimal_cell(const PointResult& r, const PointResult& best) {
     return t_best > 0 ? fmt::format("{:+.1f}%", 100.0 * (t / t_best - 1.0)) : "-";
 }
 
+// How a point without a summary.json says why (app/sweep/point_results.cpp).
+constexpr std::string_view kLogEnds = "log.txt ends: ";
+
 std::string report(const Scenario& base, const CompareOutcome& outcome) {
     std::string out = fmt::format("compare: {} policy families on {} at its budget ({})\n", outcome.ranked.size(), base.name,
                                   base.platform.memory_budget
@@ -105,11 +110,60 @@ std::string report(const Scenario& base, const CompareOutcome& outcome) {
         if (row.variants > 1)
             out += fmt::format("{}: the best of {} prefetch rules (every run is in results.csv)\n", row.candidate.family,
                                row.variants);
-    for (const CompareRow& row : outcome.ranked)
-        if (row.result.status != "ok" && !row.result.message.empty())
-            out += fmt::format("{}: {}\n", row.candidate.label, row.result.message);
+    // Runs that stopped for one reason are said once: an error in the scenario (a budget
+    // below an operator's working set) stops every policy alike, each from its own folder.
+    std::vector<std::pair<std::string, std::vector<const CompareRow*>>> reasons;  // in ranking order
+    for (const CompareRow& row : outcome.ranked) {
+        if (row.result.status == "ok" || row.result.message.empty()) continue;
+        std::string reason = row.result.message;
+        if (const std::size_t at = reason.find(kLogEnds); at != std::string::npos) reason = reason.substr(at + kLogEnds.size());
+        auto same = std::find_if(reasons.begin(), reasons.end(), [&](const auto& r) { return r.first == reason; });
+        if (same == reasons.end()) reasons.push_back({reason, {&row}});
+        else same->second.push_back(&row);
+    }
+    for (const auto& [reason, rows_of] : reasons) {
+        if (rows_of.size() == 1) {
+            out += fmt::format("{}: {}\n", rows_of.front()->candidate.label, rows_of.front()->result.message);
+            continue;
+        }
+        std::vector<std::string> labels;
+        for (const CompareRow* row : rows_of) labels.push_back(row->candidate.label);
+        if (rows_of.size() == outcome.ranked.size()) out += fmt::format("every policy ({}): {}\n", labels.size(), reason);
+        else out += fmt::format("{} policies ({}): {}\n", labels.size(), fmt::join(labels, ", "), reason);
+    }
+    // What no policy can go below, said once when runs ran out of memory (app/run/memory_floor.h).
+    for (const CompareRow& row : outcome.ranked) {
+        if (row.result.status != "oom" || !row.result.summary.is_object() || !row.result.summary.contains("warnings")) continue;
+        const auto floor = std::find_if(row.result.summary["warnings"].begin(), row.result.summary["warnings"].end(),
+                                        [](const nlohmann::json& w) { return w.is_string() && w.get<std::string>().rfind("constants (", 0) == 0; });
+        if (floor == row.result.summary["warnings"].end()) continue;
+        out += "out of memory: " + floor->get<std::string>() + "\n";
+        break;
+    }
     for (const std::string& s : outcome.skipped) out += "skipped " + s + "\n";
     return out;
+}
+
+// The plots again, now that the ranking is known: the policies by their labels (not by
+// the keys of their policy maps), every run in ranking order (the variants a family's
+// best stands for too, each at its own time; failures last), the best one ringed.
+void rewrite_ranked_plots(const SweepPlan& plan, const std::vector<PolicyCandidate>& candidates, const CompareOutcome& outcome) {
+    SweepPlan shown = plan;
+    PlotOptions options;
+    std::vector<PointResult> runs = read_point_results(outcome.dir, plan);
+    std::stable_sort(runs.begin(), runs.end(), better);
+    std::vector<std::string> order;
+    for (const PointResult& run : runs) order.push_back(run.point.values.at(0));
+    for (const std::string& value : plan.parameters[0].values)
+        if (std::find(order.begin(), order.end(), value) == order.end()) order.push_back(value);
+    shown.parameters[0].values = order;
+    for (std::size_t i = 0; i < plan.points.size() && i < candidates.size(); ++i)
+        options.labels[plan.points[i].values.at(0)] = candidates[i].label;
+    if (!outcome.ranked.empty() && outcome.ranked.front().result.status == "ok") {
+        options.marked_value = outcome.ranked.front().result.point.values.at(0);
+        options.marked_label = "the best: " + outcome.ranked.front().candidate.label;
+    }
+    write_sweep_plots(shown, runs, outcome.dir, options);
 }
 
 }  // namespace
@@ -169,6 +223,7 @@ CompareOutcome run_compare(const CompareRequest& request, std::ostream& progress
     }
     std::stable_sort(outcome.ranked.begin(), outcome.ranked.end(),
                      [](const CompareRow& a, const CompareRow& b) { return better(a.result, b.result); });
+    rewrite_ranked_plots(plan, runnable, outcome);
     outcome.report = report(base, outcome);
     return outcome;
 }

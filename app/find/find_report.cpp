@@ -20,6 +20,11 @@ std::string cell(const nlohmann::json& summary, const std::string& field) {
     return v.dump();
 }
 
+// Fields measured at the end of an iteration, which a run that stopped did not reach.
+bool is_time(const std::string& field) {
+    return field == "overhead" || (field.size() > 3 && field.ends_with("_ms"));
+}
+
 const char* sought(FindMode mode) {
     switch (mode) {
         case FindMode::Until: return "the smallest";
@@ -45,12 +50,18 @@ std::string find_report(const FindRequest& request, const FindOutcome& outcome, 
     std::vector<std::string> header{request.key, "holds", "status"};
     header.insert(header.end(), columns.begin(), columns.end());
     rows.push_back(header);
+    bool stopped = false;
     for (const FoundPoint& p : outcome.points) {
         std::vector<std::string> row{p.value, p.holds ? "yes" : "no", p.status};
-        for (const std::string& c : columns) row.push_back(cell(p.summary, c));
+        // A run that stopped has no iteration time: its clock says when it stopped (as in
+        // the sweep table and the run's own output).
+        const bool finished = p.status == "ok";
+        stopped = stopped || !finished;
+        for (const std::string& c : columns) row.push_back(!finished && is_time(c) ? "-" : cell(p.summary, c));
         rows.push_back(row);
     }
     out += aligned_table(rows);
+    if (stopped) out += "a point that stopped (oom, thrash, error) has no time; its message is in results.csv\n";
 
     const std::size_t grid_points = static_cast<std::size_t>(std::count_if(
         s.points.begin(), s.points.end(), [](const SearchPoint& p) { return p.round == 0; }));

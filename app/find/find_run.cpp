@@ -142,7 +142,14 @@ FindOutcome run_find(const FindRequest& request, std::ostream& progress) {
     }
     for (const auto& [v, p] : found) outcome.points.push_back(p);
     write_text_file((fs::path(outcome.dir) / "sweep.json").string(), plan_to_json(plan).dump(2) + "\n");
-    const SweepTally tally = merge_sweep(outcome.dir);
+    // The plots ring the answer (report/charts/sweep_plots.h).
+    PlotOptions plots;
+    for (const FoundPoint& p : outcome.points)
+        if (outcome.search.answer && p.number == *outcome.search.answer) {
+            plots.marked_value = p.value;
+            plots.marked_label = fmt::format("the answer: {} = {}", request.key, p.value);
+        }
+    const SweepTally tally = merge_sweep(outcome.dir, plots);
     for (const std::string& file : tally.files) outcome.files.push_back((fs::path(outcome.dir) / file).string());
     outcome.report = find_report(request, outcome, errors, first_error);
     return outcome;

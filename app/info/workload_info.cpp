@@ -13,7 +13,7 @@ nlohmann::json workload_info(const Workload& w, double disk_bytes_per_s) {
     nlohmann::json j;
     j["workload"] = w.name;
     j["source"] = w.source;
-    j["batch"] = w.batch;
+    if (w.batch > 0) j["batch"] = w.batch;  // a DTR log has no batch size (not "batch 0")
     j["ops"] = w.ops.size();
     j["tensors"] = w.tensors.size();
     j["forward_end"] = w.forward_end;

@@ -7,6 +7,7 @@
 #include "models/swap/mode/swap_mode.h"
 #include "models/swap/swap_plan.h"
 #include "models/swap/swap_warnings.h"
+#include "app/run/memory_floor.h"
 
 namespace memsim {
 
@@ -55,18 +56,26 @@ std::vector<std::string> scenario_warnings(const Scenario& s) {
     return warnings;
 }
 
+namespace {
+
+std::uint64_t no_policy_live_peak(const Workload& w) {
+    const std::vector<std::int64_t> live = live_bytes_during(w);
+    return live.empty() ? 0 : static_cast<std::uint64_t>(*std::max_element(live.begin(), live.end()));
+}
+
+}  // namespace
+
 std::vector<std::string> run_warnings(const Scenario& s, const Workload& w, const Summary& sm) {
     std::vector<std::string> warnings = scenario_warnings(s);
+    if (sm.status == "oom")  // what no policy can go below (app/run/memory_floor.h)
+        if (auto note = memory_floor_note(w, no_policy_live_peak(w), sm.budget_bytes)) warnings.push_back(std::move(*note));
     const SwapModeRow* mode_row = find_row(swap_modes(), s.policy.swap.mode);
     if (!mode_row || sm.status != "ok") return warnings;  // a stopped run's counters are partial
     SwapWarningInputs in;
     in.swaps = mode_row->flags.moves_tensors;
     in.async = mode_row->flags.uses_prefetch_rule;
     in.disk = s.platform.disk;
-    if (in.swaps) {
-        const std::vector<std::int64_t> live = live_bytes_during(w);
-        in.no_swap_live_peak_bytes = live.empty() ? 0 : static_cast<std::uint64_t>(*std::max_element(live.begin(), live.end()));
-    }
+    if (in.swaps) in.no_swap_live_peak_bytes = no_policy_live_peak(w);
     in.live_peak_bytes = sm.live_peak_bytes;
     in.swapped_tensors = sm.swap_selected_tensors;
     const auto selected = sm.details.find("swap_selected_bytes");

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "app/scenario/output_name.h"
+#include "app/scenario/override_rules.h"
 #include "app/scenario/sections.h"
 #include "app/scenario/set_origin.h"
 #include "app/scenario/value_limits.h"
@@ -14,40 +15,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// `platform: configs/phone.yaml` is replaced by that file's contents.
-// Returns the file ("" when the platform is written inline).
-std::string inline_platform_file(YAML::Node& root, const Parser& p) {
-    if (!root["platform"] || !root["platform"].IsScalar()) return "";
-    const std::string file = p.resolve_path(root["platform"].as<std::string>(), "platform");
-    YAML::Node platform = load_yaml_file(file, "platform file");
-    if (!platform.IsMap()) throw InputError(fmt::format("{}: a platform file must be a map of keys", file));
-    if (!platform["name"]) platform["name"] = fs::path(file).stem().string();
-    root["platform"] = platform;
-    return file;
-}
-
 bool key_set_by(const std::vector<std::string>& overrides, const std::string& key) {
     for (const std::string& o : overrides)
         if (override_key(o) == key) return true;
     return false;
-}
-
-// A --set whose key a later assignment sets again (a later --set, or the value a sweep
-// point gives its parameter) has no effect. Output flags are left out: a sweep
-// re-states them for every point.
-std::vector<std::string> overridden_sets(const std::vector<std::string>& overrides) {
-    std::vector<std::string> warnings;
-    for (std::size_t i = 0; i < overrides.size(); ++i) {
-        const std::string key = override_key(overrides[i]);
-        if (key.empty() || key.rfind("output.", 0) == 0) continue;
-        for (std::size_t j = overrides.size(); j-- > i + 1;) {
-            if (override_key(overrides[j]) != key) continue;
-            warnings.push_back(fmt::format("--set '{}' has no effect: '{}' (a later --set or the sweep's value) overrides it",
-                                           overrides[i], overrides[j]));
-            break;
-        }
-    }
-    return warnings;
 }
 
 Scenario build(YAML::Node root, const std::string& label, const std::vector<std::string>& overrides,
@@ -56,18 +27,9 @@ Scenario build(YAML::Node root, const std::string& label, const std::vector<std:
     p.set_overrides(overrides);
     if (root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
     if (!root.IsMap()) throw InputError(fmt::format("{}: a scenario must be a map of keys", label));
-    // A platform file named by --set is inlined before the finer overrides apply.
-    for (const std::string& o : overrides)
-        if (o.rfind("platform=", 0) == 0) apply_override(root, o, label);
-    const std::string platform_file = inline_platform_file(root, p);
-    for (const std::string& o : overrides) {
-        if (o.rfind("platform=", 0) == 0) continue;
-        const std::string key = override_key(o);
-        if (key.empty()) apply_override(root, o, label);  // throws: not KEY=VALUE
-        p.check_dotted_key(key, "");
-        apply_override(root, o, label);
-    }
     check_yaml_tree(root, label);  // aliases, duplicate keys: before anything walks the tree
+    AppliedOverrides applied = apply_scenario_overrides(root, overrides, p);
+    check_yaml_tree(root, label);  // and what the overrides (a platform file) brought in
     p.check_keys(root, schema(), "");
 
     Scenario s;
@@ -82,8 +44,9 @@ Scenario build(YAML::Node root, const std::string& label, const std::vector<std:
     if (!key_set_by(overrides, "output.dir")) s.output.dir = output_dir_with_overrides(s.output.dir, overrides);
     s.resolved = root;
     s.overrides = overrides;
-    s.platform_file = platform_file;
-    s.warnings = overridden_sets(overrides);
+    s.platform_file = applied.platform_file;
+    s.warnings = std::move(applied.warnings);
+    s.notes = std::move(applied.notes);
     check_value_limits(s);  // after unit conversion: what SimGrid can run
     return s;
 }

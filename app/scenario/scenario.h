@@ -73,6 +73,10 @@ struct Scenario {
     std::vector<std::string> overrides;  // the --set assignments applied, in order
     std::string platform_file;           // the platform file inlined ("" when written inline)
     std::vector<std::string> warnings;   // inert settings found while loading (an override overridden later)
+    // Where a setting's value came from when an override resolved a conflict for it (a
+    // kept budget, an exclusive key replaced): setting name as in the run header
+    // ("budget", "workload", "platform") -> a sentence. app/scenario/override_rules.h.
+    std::map<std::string, std::string> notes;
     YAML::Node resolved;      // after platform-file inlining and --set overrides
     WorkloadSpec workload;
     PlatformSpec platform;
@@ -87,8 +91,17 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 Scenario parse_scenario(const std::string& yaml_text, const std::string& label,
                         const std::vector<std::string>& overrides = {}, const std::string& base_dir = ".");
 
-// Applies one "dotted.key=value" override to a YAML tree (creating maps as needed).
+// Applies one "dotted.key=value" override to a YAML tree (creating maps as needed); a
+// null value (KEY=null or KEY=~) removes the key instead. The rules between overrides
+// (exclusive keys, a replaced platform) are in app/scenario/override_rules.h.
 void apply_override(YAML::Node& root, const std::string& assignment, const std::string& label);
+// The value of a "dotted.key=value" override, parsed as YAML ("" stays an empty string).
+YAML::Node override_value(const std::string& assignment);
+// The node at a dotted key (undefined when absent); never creates anything.
+YAML::Node lookup_key(const YAML::Node& root, const std::string& dotted);
+// Sets / removes the node at a dotted key (set creates the maps above it).
+void set_key(YAML::Node& root, const std::string& dotted, const YAML::Node& value, const std::string& label);
+void remove_key(YAML::Node& root, const std::string& dotted);
 nlohmann::json yaml_to_json(const YAML::Node& node);
 
 // The checks across fields that parsing alone cannot make (a selection that needs a

@@ -13,7 +13,8 @@ WorkloadSpec parse_workload(const YAML::Node& n, const Parser& p) {
     if (sources != 1) p.fail("workload", "give exactly one of profile, dtr_log, torch_snapshot, synthetic");
     if (n["profile"]) {
         w.profile = p.path(n["profile"], "workload.profile");
-        if (!n["batch"]) p.fail("workload.batch", "missing (the profile's batch size)");
+        if (!n["batch"]) p.fail("workload.batch", "missing (the profile's batch size: add --set workload.batch=N, or set "
+                                                "both at once: --set 'workload={profile: DIR, batch: N}')");
         w.batch = p.scalar<int>(n["batch"], "workload.batch", "an integer");
         if (w.batch <= 0) p.fail("workload.batch", fmt::format("{} must be >= 1", w.batch));
     }

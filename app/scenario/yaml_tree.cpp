@@ -21,11 +21,11 @@ YAML::Node load_yaml_file(const std::string& path, const std::string& what) {
     }
 }
 
-void apply_override(YAML::Node& root, const std::string& assignment, const std::string& label) {
+YAML::Node override_value(const std::string& assignment) {
     const auto eq = assignment.find('=');
     if (eq == std::string::npos || eq == 0)
         throw InputError(fmt::format("--set '{}': expected KEY=VALUE with a dotted key (e.g. workload.batch=8)", assignment));
-    const std::string key = assignment.substr(0, eq), text = assignment.substr(eq + 1);
+    const std::string text = assignment.substr(eq + 1);
     YAML::Node value;
     try {
         value = YAML::Load(text);
@@ -33,22 +33,60 @@ void apply_override(YAML::Node& root, const std::string& assignment, const std::
         throw InputError(fmt::format("--set '{}': the value is not valid YAML: {}", assignment, e.msg));
     }
     if (value.IsNull() && text.empty()) value = YAML::Node(std::string());
+    return value;
+}
+
+namespace {
+
+std::vector<std::string> key_parts(const std::string& dotted) {
     std::vector<std::string> parts;
-    std::stringstream ss(key);
+    std::stringstream ss(dotted);
     for (std::string part; std::getline(ss, part, '.');) parts.push_back(part);
+    return parts;
+}
+
+YAML::Node lookup_parts(const YAML::Node& node, const std::vector<std::string>& parts, std::size_t i) {
+    if (i == parts.size()) return node;
+    if (!node.IsMap() || !node[parts[i]]) return YAML::Node(YAML::NodeType::Undefined);
+    return lookup_parts(node[parts[i]], parts, i + 1);
+}
+
+}  // namespace
+
+YAML::Node lookup_key(const YAML::Node& root, const std::string& dotted) { return lookup_parts(root, key_parts(dotted), 0); }
+
+void set_key(YAML::Node& root, const std::string& dotted, const YAML::Node& value, const std::string& label) {
+    const std::vector<std::string> parts = key_parts(dotted);
     // yaml-cpp nodes are handles: walk down with fresh handles, never reassigning one.
     std::vector<YAML::Node> chain{root};
     for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
         YAML::Node next = chain.back()[parts[i]];
         if (!next.IsMap()) {
             if (next.IsDefined() && !next.IsNull())
-                throw InputError(fmt::format("{}: --set {}: '{}' is a single value, not a map", label, key, parts[i]));
+                throw InputError(fmt::format("{}: --set {}: '{}' is a single value, not a map", label, dotted, parts[i]));
             chain.back()[parts[i]] = YAML::Node(YAML::NodeType::Map);
             next = chain.back()[parts[i]];
         }
         chain.push_back(next);
     }
     chain.back()[parts.back()] = value;
+}
+
+void remove_key(YAML::Node& root, const std::string& dotted) {
+    const std::vector<std::string> parts = key_parts(dotted);
+    const YAML::Node parent = parts.size() == 1 ? root : lookup_parts(root, {parts.begin(), parts.end() - 1}, 0);
+    if (parent.IsMap() && parent[parts.back()]) {
+        YAML::Node handle = parent;  // a handle to the same map
+        handle.remove(parts.back());
+    }
+}
+
+void apply_override(YAML::Node& root, const std::string& assignment, const std::string& label) {
+    const YAML::Node value = override_value(assignment);
+    const std::string key = assignment.substr(0, assignment.find('='));
+    // KEY=null (or ~) unsets the key: the scenario's value goes, the default applies.
+    if (value.IsNull()) remove_key(root, key);
+    else set_key(root, key, value, label);
 }
 
 nlohmann::json yaml_to_json(const YAML::Node& node) {

@@ -20,6 +20,7 @@
 #include "app/sweep/process_pool.h"
 #include "report/charts/sweep_plots.h"
 #include "app/sweep/sweep_progress.h"
+#include "app/sweep/sweep_table.h"
 #include "app/run/workload_factory.h"
 
 namespace memsim {
@@ -54,17 +55,21 @@ void write_plan(const SweepPlan& plan, const std::string& dir) {
 }
 
 // results.csv and the plots from the points' results (in plan order).
-SweepTally write_results(const SweepPlan& plan, const std::string& dir, const std::vector<PointResult>& results) {
+SweepTally write_results(const SweepPlan& plan, const std::string& dir, const std::vector<PointResult>& results,
+                         const PlotOptions& plots = {}) {
     SweepTally tally;
     tally.points = results.size();
     for (const PointResult& r : results) (r.status == "ok" ? tally.ok : tally.failed)++;
     write_text_file((fs::path(dir) / "results.csv").string(), results_csv(plan, results));
     tally.files.push_back("results.csv");
-    for (const std::string& plot : write_sweep_plots(plan, results, dir)) tally.files.push_back(plot);
+    for (const std::string& plot : write_sweep_plots(plan, results, dir, plots)) tally.files.push_back(plot);
+    tally.table = sweep_table(plan, results);
     return tally;
 }
 
-SweepTally gather(const SweepPlan& plan, const std::string& dir) { return write_results(plan, dir, read_point_results(dir, plan)); }
+SweepTally gather(const SweepPlan& plan, const std::string& dir, const PlotOptions& plots) {
+    return write_results(plan, dir, read_point_results(dir, plan), plots);
+}
 
 // Single-quoted for sh, so paths with spaces survive GNU parallel and bash.
 std::string shell_quote(const std::string& text) {
@@ -278,7 +283,7 @@ std::size_t emit_sweep_jobs(const SweepPlan& plan, const std::string& dir, const
     return plan.points.size();
 }
 
-SweepTally merge_sweep(const std::string& dir) {
+SweepTally merge_sweep(const std::string& dir, const PlotOptions& plots) {
     const fs::path plan_path = fs::path(dir) / kPlanFile;
     std::ifstream in(plan_path);
     if (!in)
@@ -291,7 +296,7 @@ SweepTally merge_sweep(const std::string& dir) {
     } catch (const nlohmann::json::exception& e) {
         throw InputError(fmt::format("{}: invalid JSON: {}", plan_path.string(), e.what()));
     }
-    return gather(plan_from_json(json, plan_path.string()), dir);
+    return gather(plan_from_json(json, plan_path.string()), dir, plots);
 }
 
 }  // namespace memsim

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "app/sweep/sweep_plan.h"
+#include "report/charts/sweep_plots.h"
 
 namespace memsim {
 
@@ -28,12 +29,14 @@ struct SweepRunOptions {
 struct SweepTally {
     std::size_t points = 0, ok = 0, failed = 0;
     std::vector<std::string> files;  // results.csv and the plots, as written
+    std::string table;               // one row per point (app/sweep/sweep_table.h), what `memsim sweep` prints
 };
 
 SweepTally run_sweep(const SweepPlan& plan, const std::string& dir, const SweepRunOptions& options, std::ostream& progress);
 // Returns the number of jobs written to DIR/jobs.txt.
 std::size_t emit_sweep_jobs(const SweepPlan& plan, const std::string& dir, const std::string& memsim_binary);
-SweepTally merge_sweep(const std::string& dir);
+// `plots` as write_sweep_plots takes them (find marks its answer).
+SweepTally merge_sweep(const std::string& dir, const PlotOptions& plots = {});
 
 // The running program's own path (/proc/self/exe).
 std::string current_executable();

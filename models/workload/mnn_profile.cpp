@@ -68,8 +68,12 @@ private:
     void check_batch_exists() const {
         const fs::path f = file("tensor_size");
         if (fs::exists(f)) return;
-        fail(f, fmt::format("cannot open file: the profile has no batch {} (batches measured: {})", batch_,
-                            batch_list(batches_with(dir_, model_, "tensor_size"))));
+        // workload.costs: linear_fit is the way to other batches for operator times, not for
+        // tensor sizes: say so, since it is the first thing to try.
+        fail(f, fmt::format("cannot open file: the profile has no batch {} (batches measured: {}); workload.costs: "
+                            "linear_fit fits operator times to a batch whose tensor sizes were measured, but not the "
+                            "sizes themselves, so pick one of those batches",
+                            batch_, batch_list(batches_with(dir_, model_, "tensor_size"))));
     }
 
     static std::string batch_list(const std::vector<int>& batches) {

@@ -10,7 +10,8 @@ namespace {
 
 const char* const kColors[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
                                "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#79706e"};
-const char* const kMarkers[] = {"circle", "square", "triangle", "diamond", "triangle_down", "plus", "cross"};
+// No cross: a cross is the mark of a point without a result (svg_chart.cpp), so no series may look like one.
+const char* const kMarkers[] = {"circle", "square", "triangle", "diamond", "triangle_down", "plus", "hexagon"};
 const char* const kDashes[] = {"", "7 3", "2 3", "8 3 2 3"};
 
 bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
@@ -39,9 +40,13 @@ std::string svg_marker(const SeriesStyle& s, double x, double y, double r, const
     } else if (m == "plus") {
         shape = fmt::format("<path d=\"M{:.2f},{:.2f}h{:.2f}M{:.2f},{:.2f}v{:.2f}\" stroke=\"{}\" stroke-width=\"2.5\" fill=\"none\"",
                             x - r * 1.2, y, 2.4 * r, x, y - r * 1.2, 2.4 * r, s.color);
-    } else {
-        shape = fmt::format("<path d=\"M{:.2f},{:.2f}l{:.2f},{:.2f}m0,{:.2f}l{:.2f},{:.2f}\" stroke=\"{}\" stroke-width=\"2.5\" fill=\"none\"",
-                            x - r, y - r, 2 * r, 2 * r, -2 * r, -2 * r, 2 * r, s.color);
+    } else {  // hexagon
+        std::string d;
+        for (int k = 0; k < 6; ++k) {
+            const double a = (60.0 * k + 30.0) * 3.14159265358979323846 / 180.0;
+            d += fmt::format("{}{:.2f},{:.2f}", k == 0 ? "M" : "L", x + r * 1.1 * std::cos(a), y + r * 1.1 * std::sin(a));
+        }
+        shape = fmt::format("<path d=\"{}Z\" fill=\"{}\"", d, s.color);
     }
     shape += fmt::format(" class=\"marker\" data-marker=\"{}\"", s.marker);
     return inner.empty() ? shape + "/>" : shape + ">" + inner + "</" + shape.substr(1, shape.find(' ') - 1) + ">";
@@ -59,7 +64,7 @@ std::vector<std::string> wrap_text(const std::string& text, std::size_t max_char
     std::string rest = text;
     while (utf8_length(rest) > max_chars) {
         // Byte offset just past `max_chars` characters; the last break point within them.
-        // Spaces and commas are the preferred breaks; '=' and '/' only when a line has neither.
+        // Spaces and commas are the preferred breaks; '=', '/' and '_' only when a line has neither.
         std::size_t chars = 0, end = 0, brk = std::string::npos, weak = std::string::npos;
         for (std::size_t i = 0; i < rest.size(); ++i) {
             if (is_continuation(rest[i])) continue;
@@ -69,7 +74,7 @@ std::vector<std::string> wrap_text(const std::string& text, std::size_t max_char
             }
             ++chars;
             if (i > 0 && (rest[i] == ' ' || rest[i - 1] == ',')) brk = i;
-            if (i > 0 && (rest[i - 1] == '=' || rest[i - 1] == '/')) weak = i;
+            if (i > 0 && (rest[i - 1] == '=' || rest[i - 1] == '/' || rest[i - 1] == '_')) weak = i;
         }
         const std::size_t cut = brk != std::string::npos ? brk : weak != std::string::npos ? weak : end;
         std::string line = rest.substr(0, cut);

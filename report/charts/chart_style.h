@@ -11,7 +11,7 @@ namespace memsim {
 
 struct SeriesStyle {
     const char* color;
-    const char* marker;  // circle | square | triangle | diamond | triangle_down | plus | cross
+    const char* marker;  // circle | square | triangle | diamond | triangle_down | plus | hexagon (never a cross: failures)
     const char* dash;    // stroke-dasharray, "" for a solid line
 };
 
@@ -23,7 +23,7 @@ SeriesStyle series_style(std::size_t index);
 std::string svg_marker(const SeriesStyle& style, double x, double y, double r, const std::string& inner = "");
 
 // Splits `text` into lines of at most `max_chars` characters (UTF-8 aware), breaking
-// after spaces, commas, '=' or '/' when it can and inside a word only when it must.
+// after spaces, commas, '=', '/' or '_' when it can and inside a word only when it must.
 // Nothing is dropped: joining the lines gives back the text (but for the spaces at breaks).
 std::vector<std::string> wrap_text(const std::string& text, std::size_t max_chars);
 std::size_t utf8_length(const std::string& text);

@@ -55,6 +55,14 @@ std::string group_letter(std::size_t i) {
 
 bool is_continuation_byte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 
+// ", not from 0: 28.6 to 29 (a 1.4% span)" for a linear axis whose data span less than a
+// tenth of its top; "" otherwise.
+std::string narrow_note(double lo, double hi, bool log, bool categorical, double unit_scale) {
+    if (log || categorical || !(lo > 0) || !(hi > lo) || (hi - lo) / hi >= 0.1) return "";
+    return fmt::format(", not from 0: {} to {} (a {:.1f}% span)", number_label(lo / unit_scale), number_label(hi / unit_scale),
+                       (hi - lo) / hi * 100);
+}
+
 
 }  // namespace
 
@@ -70,8 +78,12 @@ std::string render_svg(const Chart& c) {
     for (const ChartPoint& p : c.failures) take_x(p.x);
     for (const auto& [x, label] : c.x.ticks) take_x(x);
     if (c.reference_y) take_y(*c.reference_y);
+    if (c.marked) take_x(c.marked->x), take_y(c.marked->y);
     if (xlo > xhi) xlo = 0, xhi = 1;
     if (ylo > yhi) ylo = 0, yhi = 1;
+    const double data_xlo = xlo, data_xhi = xhi, data_ylo = ylo, data_yhi = yhi;
+    if (c.x.include_zero && !c.x.categorical) xlo = std::min(xlo, 0.0);
+    if (c.y.include_zero) ylo = std::min(ylo, 0.0);
     const bool ylog = ylo > 0 && (c.y.log_scale || (c.y_auto_log && yhi / ylo >= 20.0));
     const double plot_bottom = kTop + kPlotH, plot_right = kLeft + kPlotW;
     const Scale X = padded(xlo, xhi, c.x.log_scale && xlo > 0, c.x.categorical, kLeft, plot_right);
@@ -79,25 +91,39 @@ std::string render_svg(const Chart& c) {
 
     // x tick labels: horizontal and wrapped to the room between neighbours, or upright
     // when there is too little room; never cut.
-    std::vector<std::pair<double, std::string>> xticks = c.x.ticks;
-    if (xticks.empty()) {
+    const auto round_ticks = [&] {
+        std::vector<std::pair<double, std::string>> ticks;
         const std::vector<double> at = X.log ? log_ticks(X.lo, X.hi) : linear_ticks(X.lo / c.x.unit_scale, X.hi / c.x.unit_scale, 6);
         for (double t : at) {
             const double v = X.log ? t : t * c.x.unit_scale;
-            xticks.emplace_back(v, number_label(v / c.x.unit_scale));
+            ticks.emplace_back(v, number_label(v / c.x.unit_scale));
         }
+        return ticks;
+    };
+    std::vector<std::pair<double, std::string>> xticks = c.x.ticks;
+    if (xticks.empty()) xticks = round_ticks();
+    else if (!c.x.categorical) {
+        // Ticks at the values of a numeric axis: kept while each label fits beside its
+        // neighbours, else round numbers (a search crowds its points near the answer).
+        std::vector<double> at;
+        std::size_t widest = 0;
+        for (const auto& [x, label] : xticks) at.push_back(X(x)), widest = std::max(widest, utf8_length(label));
+        std::sort(at.begin(), at.end());
+        double closest = kPlotW;
+        for (std::size_t i = 1; i < at.size(); ++i) closest = std::min(closest, at[i] - at[i - 1]);
+        if (closest < static_cast<double>(widest) * kTickFont * 0.64 + 6) xticks = round_ticks();
     }
     double gap = kPlotW;
     for (std::size_t i = 1; i < xticks.size(); ++i) gap = std::min(gap, std::fabs(X(xticks[i].first) - X(xticks[i - 1].first)));
     const auto chars = static_cast<std::size_t>(std::max(0.0, gap / (kTickFont * 0.64) - 1));
     // Upright when a label would have to break inside a word (words end at spaces and
-    // after ',', '=' and '/', where wrap_text breaks).
+    // after ',', '=', '/' and '_', where wrap_text breaks).
     bool turned = chars < 7;
     for (const auto& [x, label] : xticks) {
         std::size_t word = 0;
         for (char ch : label + " ") {
             if (!is_continuation_byte(ch) && ch != ' ') ++word;
-            if (ch == ' ' || ch == ',' || ch == '=' || ch == '/') {
+            if (ch == ' ' || ch == ',' || ch == '=' || ch == '/' || ch == '_') {
                 turned = turned || word > chars;
                 word = 0;
             }
@@ -136,7 +162,9 @@ std::string render_svg(const Chart& c) {
         for (std::size_t si : groups[g]) names += (names.empty() ? "" : "; ") + c.series[si].name;
         entries.push_back({wrap_text("shared by " + names, kLegendChars), "group" + group_letter(g)});
     }
+    if (c.marked) entries.push_back({wrap_text(c.marked_label, kLegendChars), "marked"});
     if (c.reference_y) entries.push_back({wrap_text(c.reference_label, kLegendChars), "reference"});
+    if (!c.identity_label.empty()) entries.push_back({wrap_text(c.identity_label, kLegendChars), "identity"});
     if (c.front.size() > 1) entries.push_back({{"Pareto front"}, "front"});
     if (!c.failures.empty()) entries.push_back({wrap_text("no result (oom, thrash, error)", kLegendChars), "failed"});
     double legend_h = 0;
@@ -177,15 +205,26 @@ std::string render_svg(const Chart& c) {
     }
     svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#999\"/>\n", kLeft, kTop, kPlotW, kPlotH);
     svg += fmt::format("<text class=\"axis-title\" x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"middle\">{}</text>\n", kLeft + kPlotW / 2,
-                       plot_bottom + 12 + ticks_depth + 20, xml_escape(c.x.label + (X.log ? " (log scale)" : "")));
+                       plot_bottom + 12 + ticks_depth + 20,
+                       xml_escape(c.x.label + (X.log ? " (log scale)" : "") +
+                                  (c.x.include_zero ? "" : narrow_note(data_xlo, data_xhi, X.log, c.x.categorical, c.x.unit_scale))));
     svg += fmt::format("<text class=\"axis-title\" transform=\"translate(18,{:.2f}) rotate(-90)\" text-anchor=\"middle\">{}</text>\n",
-                       kTop + kPlotH / 2, xml_escape(c.y.label + (ylog ? " (log scale)" : "")));
+                       kTop + kPlotH / 2,
+                       xml_escape(c.y.label + (ylog ? " (log scale)" : "") +
+                                  (c.y.include_zero ? "" : narrow_note(data_ylo, data_yhi, ylog, false, c.y.unit_scale))));
 
     svg += fmt::format("<defs><clipPath id=\"plot\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/></clipPath></defs>\n"
                        "<g clip-path=\"url(#plot)\">\n", kLeft - 8, kTop - 8, kPlotW + 16, kPlotH + 16);
     if (c.reference_y)
         svg += fmt::format("<line class=\"reference\" x1=\"{}\" x2=\"{}\" y1=\"{:.2f}\" y2=\"{:.2f}\" stroke=\"#555\" stroke-width=\"1.5\" "
                            "stroke-dasharray=\"2 4\"/>\n", kLeft, plot_right, Y(*c.reference_y), Y(*c.reference_y));
+    if (!c.identity_label.empty()) {
+        // y = x over the part of the plot where both axes have the value.
+        const double lo = std::max(X.lo, Y.lo), hi = std::min(X.hi, Y.hi);
+        if (lo < hi)
+            svg += fmt::format("<line class=\"identity\" x1=\"{:.2f}\" x2=\"{:.2f}\" y1=\"{:.2f}\" y2=\"{:.2f}\" stroke=\"#888\" "
+                               "stroke-width=\"1.5\" stroke-dasharray=\"6 3\"/>\n", X(lo), X(hi), Y(lo), Y(hi));
+    }
     if (c.front.size() > 1) {
         std::string d;
         for (std::size_t i = 0; i < c.front.size(); ++i) {
@@ -231,6 +270,10 @@ std::string render_svg(const Chart& c) {
                            "font-size=\"9\" font-weight=\"bold\">{}</text><title>{}</title></g>\n",
                            owners.size(), group_letter(letter), x, y, x, y + 3, group_letter(letter), xml_escape(tip));
     }
+    if (c.marked)
+        svg += fmt::format("<circle class=\"marked\" cx=\"{:.2f}\" cy=\"{:.2f}\" r=\"10\" fill=\"none\" stroke=\"#111\" "
+                           "stroke-width=\"2.5\"><title>{}</title></circle>\n",
+                           X(c.marked->x), Y(c.marked->y), xml_escape(c.marked_label + "\n" + c.marked->tip));
     svg += "</g>\n";
     for (const ChartPoint& p : c.failures) {
         const double x = std::isfinite(p.x) ? X(p.x) : plot_right - 6, y = plot_bottom;
@@ -254,6 +297,11 @@ std::string render_svg(const Chart& c) {
             svg += fmt::format("<circle cx=\"{:.2f}\" cy=\"{:.2f}\" r=\"7\" fill=\"#fff\" stroke=\"#222\" stroke-width=\"2\"/>"
                                "<text x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"middle\" font-size=\"9\" font-weight=\"bold\">{}</text>",
                                lx + 10, cy, lx + 10, cy + 3, e.sample.substr(5));
+        } else if (e.sample == "marked") {
+            svg += fmt::format("<circle cx=\"{:.2f}\" cy=\"{:.2f}\" r=\"7\" fill=\"none\" stroke=\"#111\" stroke-width=\"2.5\"/>", lx + 10, cy);
+        } else if (e.sample == "identity") {
+            svg += fmt::format("<line x1=\"{:.2f}\" x2=\"{:.2f}\" y1=\"{:.2f}\" y2=\"{:.2f}\" stroke=\"#888\" stroke-width=\"1.5\" "
+                               "stroke-dasharray=\"6 3\"/>", lx, lx + 20, cy + 6, cy - 6);
         } else if (e.sample == "failed") {
             svg += fmt::format("<path d=\"M{:.2f},{:.2f}l8,-8m0,8l-8,-8\" stroke=\"#d62728\" stroke-width=\"2\"/>", lx + 6, cy + 4);
         } else {

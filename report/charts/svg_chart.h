@@ -11,7 +11,14 @@
 // <text class="legend-text"> per line; category tick labels are <text class="tick-label">;
 // a marker shared by several series is <g class="shared-point" data-count="N" data-group="A">
 // (a white ring with the letter of its set of series, which the legend spells out); the
-// Pareto front is <path class="pareto-front">, failed points <path class="failed">.
+// Pareto front is <path class="pareto-front">, failed points <path class="failed"> (crosses:
+// no series marker is a cross), the marked point <circle class="marked">, the reference line
+// <line class="reference">, the line y = x <line class="identity">.
+//
+// Given x ticks of a numeric axis that would not fit side by side (a search's points
+// crowd near its answer) give way to round-number ticks. A linear axis that does not
+// start at 0 and spans less than 10% of its top says so in its title, so that a 1%
+// difference is not read as a trade-off.
 #pragma once
 
 #include <optional>
@@ -38,6 +45,7 @@ struct ChartAxis {
     std::vector<std::pair<double, std::string>> ticks;  // empty: round-number ticks in `unit_scale` units
     double unit_scale = 1.0;                            // values are divided by this for tick labels
     bool categorical = false;
+    bool include_zero = false;  // the axis starts at 0, a meaningful origin (a linear axis)
 };
 
 struct Chart {
@@ -52,6 +60,9 @@ struct Chart {
     std::optional<double> reference_y;  // a horizontal reference line (e.g. 1.0 = the no-policy run)
     std::string reference_label;
     bool y_auto_log = true;             // log y when the data span 20x or more
+    std::optional<ChartPoint> marked;   // a point ringed and named in the legend (find's answer, compare's best)
+    std::string marked_label;
+    std::string identity_label;         // not empty: the line y = x, named so in the legend
 };
 
 std::string render_svg(const Chart& chart);

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -11,8 +12,10 @@
 #include <yaml-cpp/yaml.h>
 
 #include "report/text_format.h"
+#include "report/charts/chart_style.h"
 #include "report/charts/svg_chart.h"
 #include "report/charts/value_axis.h"
+#include "report/charts/value_labels.h"
 
 namespace memsim {
 
@@ -20,17 +23,19 @@ namespace {
 
 struct Metric {
     const char* key;
-    const char* label;
+    const char* label;  // the y axis
     double unit_scale;
+    const char* words;  // in titles
 };
-const Metric kMetrics[] = {{"time_ms", "iteration time (ms)", 1.0},
-                           {"peak_bytes", "peak memory (MiB)", 1048576.0},
-                           {"stall_ms", "stall time (ms)", 1.0}};
+const Metric kMetrics[] = {{"time_ms", "iteration time (ms)", 1.0, "iteration time"},
+                           {"peak_bytes", "peak memory (MiB)", 1048576.0, "peak memory"},
+                           {"stall_ms", "stall time (ms)", 1.0, "stall time"}};
 
-// Ratio plots: the metric of each point over that of its no-policy point.
-const Metric kRatios[] = {{"overhead", "overhead (time / no-policy time)", 1.0},
-                          {"peak_ratio", "peak / no-policy peak", 1.0}};
-const Metric* ratio_of(const Metric& ratio) { return std::string(ratio.key) == "overhead" ? &kMetrics[0] : &kMetrics[1]; }
+// The overhead each run measured against its own no-policy run (summary.json's overhead:
+// what the tables print and find's conditions read), for every point that finished.
+const Metric kOverhead{"overhead", "overhead (time / no-policy time)", 1.0, "overhead"};
+// The peak of each point over that of its no-policy point in the sweep.
+const Metric kPeakRatio{"peak_ratio", "peak / no-policy peak", 1.0, "peak ratio"};
 
 std::string short_key(const std::string& dotted) { return dotted.substr(dotted.rfind('.') + 1); }
 
@@ -53,64 +58,26 @@ bool has_number(const PointResult& r, const char* key) {
     return r.status == "ok" && r.summary.is_object() && r.summary.contains(key) && r.summary[key].is_number();
 }
 
-void flatten_leaves(const YAML::Node& node, const std::string& path, std::vector<std::pair<std::string, std::string>>& out) {
-    if (node.IsMap()) {
-        for (const auto& entry : node) {
-            const std::string key = entry.first.as<std::string>();
-            flatten_leaves(entry.second, path.empty() ? key : path + "." + key, out);
-        }
-    } else if (node.IsScalar()) {
-        out.emplace_back(path, node.Scalar());
-    } else {
-        YAML::Emitter flow;
-        flow << YAML::Flow << node;
-        out.emplace_back(path, flow.c_str());
-    }
-}
-
-// How a parameter's values are named on ticks and in legends: as written, except that
-// values that are maps ({allocator: os, recompute: {heuristic: dtr}}) show only the
-// leaves that differ between them, as "heuristic=dtr".
-std::vector<std::string> value_labels(const SweepParameter& p) {
-    std::vector<std::vector<std::pair<std::string, std::string>>> leaves;
-    try {
-        for (const std::string& v : p.values) {
-            const YAML::Node node = YAML::Load(v);
-            if (!node.IsMap()) return p.values;
-            leaves.emplace_back();
-            flatten_leaves(node, "", leaves.back());
-        }
-    } catch (const YAML::Exception&) {
-        return p.values;
-    }
-    std::vector<std::string> labels;
-    for (const auto& mine : leaves) {
-        std::string label;
-        for (const auto& leaf : mine) {
-            const bool everywhere = std::all_of(leaves.begin(), leaves.end(), [&](const auto& other) {
-                return std::find(other.begin(), other.end(), leaf) != other.end();
-            });
-            if (!everywhere) label += fmt::format("{}{}={}", label.empty() ? "" : " ", short_key(leaf.first), leaf.second);
-        }
-        labels.push_back(label.empty() ? "(same)" : label);
-    }
-    return labels;
-}
-
 // What the plots look up per point, worked out once per sweep so that plotting is linear
 // in the number of points: per parameter its axis and value labels, and per point the
 // position of each of its values in the parameter's list (the first equal one).
 struct PlotIndex {
     std::vector<ValueAxis> axes;
     std::vector<std::vector<std::string>> labels;
+    std::vector<bool> self_named;  // labels that name their keys themselves (maps, given labels)
     std::vector<std::vector<std::size_t>> value_at;  // [result][parameter]
 
-    PlotIndex(const SweepPlan& plan, const std::vector<PointResult>& results) {
+    PlotIndex(const SweepPlan& plan, const std::vector<PointResult>& results, const PlotOptions& options) {
         std::vector<std::unordered_map<std::string, std::size_t>> position(plan.parameters.size());
         for (std::size_t i = 0; i < plan.parameters.size(); ++i) {
             const SweepParameter& p = plan.parameters[i];
             axes.push_back(value_axis(p.values));
             labels.push_back(value_labels(p));
+            self_named.push_back(!p.values.empty() && p.values.front().rfind('{', 0) == 0);
+            if (i == 0 && !options.labels.empty()) self_named[0] = true;
+            if (i == 0)
+                for (std::size_t v = 0; v < p.values.size(); ++v)
+                    if (const auto named = options.labels.find(p.values[v]); named != options.labels.end()) labels[0][v] = named->second;
             for (std::size_t v = 0; v < p.values.size(); ++v) position[i].emplace(p.values[v], v);
         }
         value_at.reserve(results.size());
@@ -129,14 +96,13 @@ struct PlotIndex {
 };
 
 // The legend name of the line a point belongs to: the values of the parameters in `keep`.
-std::string series_name(const SweepPlan& plan, const PlotIndex& index, std::size_t result, const SweepPoint& point,
-                        const std::vector<std::size_t>& keep) {
+std::string series_name(const SweepPlan& plan, const PlotIndex& index, std::size_t result, const std::vector<std::size_t>& keep) {
     std::string name;
     for (std::size_t i : keep) {
         const std::string& value = index.labels[i][index.value_at[result][i]];
         // A map value's label already names its keys.
         name += fmt::format("{}{}", name.empty() ? "" : ", ",
-                            value == point.values[i] ? short_key(plan.parameters[i].key) + "=" + value : value);
+                            index.self_named[i] ? value : short_key(plan.parameters[i].key) + "=" + value);
     }
     return name;
 }
@@ -171,23 +137,50 @@ std::map<std::string, const PointResult*> baselines(const SweepPlan& plan, const
     return found;
 }
 
+// The x axis of a chart against parameter `param`: numbers in a readable unit, or categories.
+void parameter_axis(Chart& chart, const SweepPlan& plan, const PlotIndex& index, std::size_t param) {
+    const SweepParameter& p = plan.parameters[param];
+    const ValueAxis& axis = index.axes[param];
+    const DisplayUnit unit = display_unit(axis);
+    chart.x.label = axis_label(p.key, unit);
+    chart.x.log_scale = axis.log_scale;
+    chart.x.categorical = !axis.numeric;
+    chart.x.unit_scale = unit.scale;
+    for (std::size_t i = 0; i < p.values.size(); ++i)
+        chart.x.ticks.emplace_back(axis.positions[i], axis.numeric ? number_label(axis.positions[i] / unit.scale) : index.labels[param][i]);
+}
+
+// The no-policy time every finished point was measured against, when they share one.
+std::optional<double> shared_no_policy_time(const std::vector<PointResult>& results) {
+    std::optional<double> shared;
+    for (const PointResult& r : results) {
+        if (!has_number(r, "no_policy_time_ms")) continue;
+        const double t = r.summary["no_policy_time_ms"].get<double>();
+        if (shared && *shared != t) return std::nullopt;
+        shared = t;
+    }
+    return shared;
+}
+
+// `plotted` names the field drawn, for the legend of a chart with one line.
 Chart metric_chart(const SweepPlan& plan, const std::vector<PointResult>& results, const PlotIndex& index,
-                   const Metric& metric, std::size_t param, const std::map<std::string, const PointResult*>* base = nullptr) {
+                   const Metric& metric, std::size_t param, const PlotOptions& options, const std::string& plotted,
+                   const std::map<std::string, const PointResult*>* base = nullptr) {
     const SweepParameter& p = plan.parameters[param];
     const ValueAxis& axis = index.axes[param];
     Chart chart;
-    chart.title = fmt::format("{}: {} vs {}", plan.scenario_name, metric.key, p.key);
-    // The ticks are the values as the sweep writes them ("23.4MB/s"), so they carry their own unit.
-    chart.x.label = p.key;
-    chart.x.log_scale = axis.log_scale;
-    chart.x.categorical = !axis.numeric;
-    const std::vector<std::string>& labels = index.labels[param];
-    for (std::size_t i = 0; i < p.values.size(); ++i) chart.x.ticks.emplace_back(axis.positions[i], labels[i]);
+    chart.title = fmt::format("{}: {} vs {}", plan.scenario_name, metric.words, key_label(p.key));
+    parameter_axis(chart, plan, index, param);
     chart.y.label = metric.label;
     chart.y.unit_scale = metric.unit_scale;
     if (base) {
         chart.reference_y = 1.0;
         chart.reference_label = "no policy (ratio 1)";
+    } else if (std::string(metric.key) == "time_ms") {
+        if (const auto no_policy = shared_no_policy_time(results)) {
+            chart.reference_y = *no_policy;
+            chart.reference_label = fmt::format("no memory policy: {} ms", number_label(*no_policy));
+        }
     }
 
     std::vector<std::size_t> others;
@@ -209,7 +202,7 @@ Chart metric_chart(const SweepPlan& plan, const std::vector<PointResult>& result
             y /= b->second->summary[metric.key].get<double>();
             tip += fmt::format("\nratio to the no-policy point {} = {:.4f}", point_name(b->second->point), y);
         }
-        const std::string name = others.empty() ? metric.key : series_name(plan, index, ri, r.point, others);
+        const std::string name = others.empty() ? plotted : series_name(plan, index, ri, others);
         auto [it, added] = series_index.emplace(name, chart.series.size());
         // Categories have no order between them: markers only, no line joining them.
         if (added) chart.series.push_back({name, {}, axis.numeric});
@@ -229,16 +222,23 @@ Chart metric_chart(const SweepPlan& plan, const std::vector<PointResult>& result
                                                                      "than {:.3f} ms", d["optimal_bound_ms"].get<double>())});
             }
         }
+        if (param == 0 && options.marked_value && r.point.values[0] == *options.marked_value && !chart.marked) {
+            chart.marked = ChartPoint{x, y, tip};
+            chart.marked_label = options.marked_label;
+        }
     }
     return chart;
 }
 
-Chart pareto_chart(const SweepPlan& plan, const std::vector<PointResult>& results, const PlotIndex& index) {
+Chart pareto_chart(const SweepPlan& plan, const std::vector<PointResult>& results, const PlotIndex& index,
+                   const PlotOptions& options) {
     Chart chart;
-    chart.title = plan.scenario_name + ": time vs peak memory (Pareto front dashed)";
+    chart.title = plan.scenario_name + ": iteration time vs peak memory (Pareto front dashed)";
     chart.merge_identical = true;
     chart.x.label = "peak memory (MiB)";
     chart.x.unit_scale = 1048576.0;
+    // From 0: a 1% difference in peak must not look like a trade-off.
+    chart.x.include_zero = true;
     chart.y.label = "iteration time (ms)";
     std::vector<std::size_t> policy_params;
     for (std::size_t i = 0; i < plan.parameters.size(); ++i)
@@ -259,11 +259,15 @@ Chart pareto_chart(const SweepPlan& plan, const std::vector<PointResult>& result
                                describe_point(plan, r) + fmt::format("\ntime_ms = {}\npeak_bytes = {}",
                                                                      r.summary["time_ms"].dump(),
                                                                      r.summary["peak_bytes"].dump())};
-        const std::string name = series_name(plan, index, ri, r.point, policy_params);
+        const std::string name = series_name(plan, index, ri, policy_params);
         auto [it, added] = series_index.emplace(name, chart.series.size());
         if (added) chart.series.push_back({name, {}, false});
         chart.series[it->second].points.push_back(point);
         all.push_back(point);
+        if (options.marked_value && !plan.parameters.empty() && r.point.values[0] == *options.marked_value && !chart.marked) {
+            chart.marked = point;
+            chart.marked_label = options.marked_label;
+        }
     }
     // Non-dominated: no other point is both smaller and faster.
     std::stable_sort(all.begin(), all.end(), [](const ChartPoint& a, const ChartPoint& b) {
@@ -277,34 +281,49 @@ Chart pareto_chart(const SweepPlan& plan, const std::vector<PointResult>& result
 }  // namespace
 
 std::vector<std::string> write_sweep_plots(const SweepPlan& plan, const std::vector<PointResult>& results,
-                                           const std::string& dir) {
+                                           const std::string& dir, const PlotOptions& options) {
     std::vector<std::string> written;
     const std::filesystem::path out(dir);
-    const PlotIndex index(plan, results);
+    const PlotIndex index(plan, results, options);
     for (const Metric& metric : kMetrics)
         for (std::size_t param = 0; param < plan.parameters.size(); ++param) {
             const std::string name =
                 fmt::format("plot_{}_vs_{}.svg", metric.key, file_safe(plan.parameters[param].key));
-            write_text_file((out / name).string(), render_svg(metric_chart(plan, results, index, metric, param)));
+            write_text_file((out / name).string(),
+                            render_svg(metric_chart(plan, results, index, metric, param, options, metric.key)));
             written.push_back(name);
         }
-    // Ratios to the no-policy run, when the sweep has one.
+    // Overhead, when some point has one; the peak ratio to the no-policy point, when the
+    // sweep has one.
+    const bool any_overhead = std::any_of(results.begin(), results.end(), [](const PointResult& r) { return has_number(r, "overhead"); });
     const std::map<std::string, const PointResult*> base = baselines(plan, results);
-    if (!base.empty())
-        for (const Metric& ratio : kRatios)
-            for (std::size_t param = 0; param < plan.parameters.size(); ++param) {
-                const std::string name = fmt::format("plot_{}_vs_{}.svg", ratio.key, file_safe(plan.parameters[param].key));
-                Chart chart = metric_chart(plan, results, index, *ratio_of(ratio), param, &base);
-                chart.title = fmt::format("{}: {} vs {}", plan.scenario_name, ratio.key, plan.parameters[param].key);
-                chart.y.label = ratio.label;
-                chart.y.unit_scale = 1.0;
-                write_text_file((out / name).string(), render_svg(chart));
-                written.push_back(name);
-            }
+    for (const bool peak : {false, true}) {
+        if (peak ? base.empty() : !any_overhead) continue;
+        const Metric& ratio = peak ? kPeakRatio : kOverhead;
+        for (std::size_t param = 0; param < plan.parameters.size(); ++param) {
+            const std::string& key = plan.parameters[param].key;
+            const std::string name = fmt::format("plot_{}_vs_{}.svg", ratio.key, file_safe(key));
+            Chart chart = peak ? metric_chart(plan, results, index, kMetrics[1], param, options, ratio.key, &base)
+                               : metric_chart(plan, results, index, kOverhead, param, options, ratio.key);
+            chart.reference_y = 1.0;
+            chart.reference_label = "no policy (ratio 1)";
+            chart.title = fmt::format("{}: {} vs {}", plan.scenario_name, ratio.words, key_label(key));
+            chart.y.label = ratio.label;
+            chart.y.unit_scale = 1.0;
+            // A policy that fills its budget has its peak at the budget: the points lie
+            // on y = x, which the line says rather than leaving it to be discovered.
+            if (std::string(ratio.key) == "peak_ratio" && key == "platform.memory.budget_ratio")
+                chart.identity_label = "y = x: the peak at the budget (a point on it fills its budget; below it, "
+                                       "the policy needs less)";
+            write_text_file((out / name).string(), render_svg(chart));
+            written.push_back(name);
+        }
+    }
     const bool policy_swept = std::any_of(plan.parameters.begin(), plan.parameters.end(),
                                           [](const SweepParameter& p) { return is_policy_key(p.key); });
     if (policy_swept) {
-        write_text_file((out / "plot_pareto_time_vs_peak.svg").string(), render_svg(pareto_chart(plan, results, index)));
+        write_text_file((out / "plot_pareto_time_vs_peak.svg").string(),
+                        render_svg(pareto_chart(plan, results, index, options)));
         written.push_back("plot_pareto_time_vs_peak.svg");
     }
     return written;

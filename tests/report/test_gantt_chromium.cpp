@@ -59,11 +59,13 @@ PageBars bars_in(const std::string& dom) {
     return page;
 }
 
-// swap_modes with sync swapping of every feature map of the example MLP (59 operators):
-// compute, disk write, disk read and stall lanes, a few dozen of each.
+// swap_modes with sync swapping of every feature map of the example MLP (59 operators),
+// without a budget (a replaced platform keeps the scenario's, docs/budgets.md: null
+// unsets it): compute, disk write, disk read and stall lanes, a few dozen of each.
 fs::path run_small_scenario(const std::string& name) {
     const fs::path dir = fresh_dir(name);
     const Outcome o = run_memsim("run scenarios/swap_modes.yaml -q --set platform=configs/phone.yaml "
+                                 "--set platform.memory.budget_ratio=null "
                                  "--set 'workload={profile: examples/mlp, batch: 4}' --set policy.allocator=pool "
                                  "--set policy.swap.select=feature_maps --set policy.swap.prefetch=eager "
                                  "--set policy.swap.mode=sync --set output.events=true "
