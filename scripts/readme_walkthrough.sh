@@ -65,7 +65,7 @@ skip_reason() {
 expected() {
   case "$1" in
     "build/memsim run scenarios/example.yaml"*) echo "scenario   example  [ok]" ;;
-    "build/memsim compare scenarios/mobilenetv2_b4.yaml"*) echo "1    recompute planner msps_on_demand     ok     2570.016  1.033x" ;;
+    "build/memsim compare scenarios/mobilenetv2_b4.yaml"*) echo "2    recompute planner msps_on_demand     ok     2570.016  1.033x" ;;
     "build/memsim find scenarios/disk_speed_whatif.yaml"*) echo "answer: platform.disk.bandwidth = 244.844MB/s" ;;
     "build/memsim find scenarios/swap_modes.yaml"*) echo "answer: policy.swap.prefetch.lead_ops = 13" ;;
     "build/memsim find scenarios/mobilenetv2_b4.yaml"*) echo "answer: workload.batch = 7" ;;
