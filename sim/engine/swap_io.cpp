@@ -2,6 +2,10 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
+#include "sim/simulation.h"
+
 namespace memsim {
 
 SwapIo::SwapIo(const Workload& w, TensorTable& tensors, MemoryManager& memory, DiskQueue& disk, Clock& clock, EventLog& log,
@@ -53,8 +57,12 @@ void SwapIo::use_in_place(TensorId t, int op) {
         log_.mark(mark::kCancelWrite, clock_.now(), op, t, w_.tensors[t].bytes);
     }
     if (st.written) {
+        // `written` means "listed, memory held until a sync point": both or neither.
+        if (std::find(written_unfreed_.begin(), written_unfreed_.end(), t) == written_unfreed_.end())
+            throw InvariantError(fmt::format("op {}: tensor {} is marked written but not waiting to be freed", op,
+                                             w_.tensors[t].name));
         st.written = false;
-        written_unfreed_.erase(std::find(written_unfreed_.begin(), written_unfreed_.end(), t));
+        std::erase(written_unfreed_, t);
     }
 }
 
@@ -107,14 +115,16 @@ void SwapIo::free_pending_writes(int op) {
     for (const auto& [seq, t] : in_flight_writes_) tensors_[t].written = true, written_unfreed_.push_back(t);
     for (TensorId t : written_unfreed_) {
         TensorState& st = tensors_[t];
-        if (st.where == Where::Resident && !st.keep_resident) {
+        if (st.written && st.where == Where::Resident && !st.keep_resident) {
             set_keep_resident(t, true);  // the write's completion must not free it again
             memory_.free_memory(t, op);
             summary_.swap_freed_bytes += w_.tensors[t].bytes;
             st.where = Where::OnDisk;
             st.has_disk_copy = true;
-            st.written = false;
         }
+        // Whether freed here or kept (used in place before its write ended), nothing is
+        // left to free at a later sync point: `written` must not outlive its list entry.
+        st.written = false;
     }
     written_unfreed_.clear();
 }
