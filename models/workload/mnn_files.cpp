@@ -1,7 +1,6 @@
 #include "models/workload/mnn_files.h"
 
 #include <algorithm>
-#include <fstream>
 #include <string_view>
 #include <unordered_set>
 
@@ -16,16 +15,7 @@ namespace memsim::mnn {
 namespace fs = std::filesystem;
 namespace dom = simdjson::dom;
 
-std::string read_text(const fs::path& path) {
-    check_input_file(path.string(), "profile file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(fmt::format("{}: cannot open file", path.string()));
-    std::string text(fs::file_size(path), '\0');
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    if (in.gcount() != static_cast<std::streamsize>(text.size()))
-        throw InputError(fmt::format("{}: cannot read file", path.string()));
-    return text;
-}
+std::string read_text(const fs::path& path) { return read_input_file(path.string(), "profile file", kMaxJsonFileBytes); }
 
 std::string dump(dom::element v) { return simdjson::minify(v); }
 
