@@ -64,6 +64,7 @@ Scenario build(YAML::Node root, const std::string& label, const std::vector<std:
         if (o.rfind("platform=", 0) == 0) continue;
         const std::string key = override_key(o);
         if (key.empty()) apply_override(root, o, label);  // throws: not KEY=VALUE
+        override_path(o);                                 // throws: an empty name in the key
         p.check_dotted_key(key, "");
         apply_override(root, o, label);
     }
@@ -98,13 +99,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 
 Scenario parse_scenario(const std::string& yaml_text, const std::string& label, const std::vector<std::string>& overrides,
                         const std::string& base_dir) {
-    YAML::Node root;
-    try {
-        root = YAML::Load(yaml_text);
-    } catch (const YAML::Exception& e) {
-        throw InputError(fmt::format("{}: invalid YAML at line {}: {}", label, e.mark.line + 1, e.msg));
-    }
-    return build(root, label, overrides, base_dir, "scenario");
+    return build(load_yaml_text(yaml_text, label, "scenario"), label, overrides, base_dir, "scenario");
 }
 
 }  // namespace memsim
