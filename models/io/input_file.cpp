@@ -115,6 +115,22 @@ std::string InputFile::read_all() {
     return text;
 }
 
+std::string InputFile::read_tail(std::uint64_t bytes) {
+    if (fd_ < 0) throw std::logic_error("InputFile::read_tail after stream()");
+    const std::uint64_t start = size_ > bytes ? size_ - bytes : 0;
+    std::string text(static_cast<std::size_t>(size_ - start), '\0');
+    std::size_t done = 0;
+    while (done < text.size()) {
+        const ssize_t n = ::pread(fd_, text.data() + done, text.size() - done, static_cast<off_t>(start + done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) throw InputError(fmt::format("{}: cannot read {}: {}", path_, what_, path_error_text(errno)));
+        if (n == 0) break;  // cut short while being read
+        done += static_cast<std::size_t>(n);
+    }
+    text.resize(done);
+    return text;
+}
+
 std::string read_input_file(const std::string& path, const std::string& what, std::uint64_t max_bytes) {
     return InputFile(path, what, max_bytes).read_all();
 }
@@ -133,7 +149,6 @@ void check_input_file(const std::string& path, const std::string& what) {
 
 std::string path_error_text(int error) {
     switch (error) {
-        case ENOENT: return "no such file or folder";
         case ENOTDIR: return "a part of the path is a file, not a folder";
         case ELOOP: return "the path has a symbolic link loop (or passes more than 40 symbolic links)";
         case ENAMETOOLONG:

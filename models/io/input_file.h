@@ -39,6 +39,8 @@ public:
     std::istream& stream();
     // The whole text; a file that grew past the limit while it was read is an error.
     std::string read_all();
+    // At most its last `bytes` bytes (a log of any size: only its end is read).
+    std::string read_tail(std::uint64_t bytes);
 
 private:
     struct Stream;

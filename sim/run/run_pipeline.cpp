@@ -10,6 +10,7 @@
 #include "models/recompute/recompute_planner.h"
 #include "models/workload/input_error.h"
 #include "sim/engine/engine.h"
+#include "sim/output/output_folder.h"
 #include "sim/output/outputs.h"
 #include "sim/output/run_header.h"
 #include "sim/run/no_policy_time.h"
@@ -89,11 +90,14 @@ ScenarioRun run_scenario(Scenario s, const std::string& out_dir) {
 
 ScenarioRun run_scenario(Scenario s, const Workload& w, const std::string& out_dir) {
     if (!out_dir.empty()) s.resolved["output"]["dir"] = out_dir;  // the summary records where it went
-    ScenarioRun run{run_simulation(s, w), out_dir.empty() ? s.output.dir : out_dir, {}, {}};
+    // Locked and marked incomplete before the run, the mark removed after the last file.
+    OutputFolder folder(out_dir.empty() ? s.output.dir : out_dir, "memsim run", run_output_files());
+    ScenarioRun run{run_simulation(s, w), folder.dir(), {}, {}};
     run.settings = run_header(s, w, run.result.summary).settings;
     // The summary last: a run whose other outputs failed leaves no summary to call it ok.
     run.outputs = write_run_outputs(run.result.log, run.result.summary, w, s, run.dir);
     write_summary(run.result, s, run.dir);
+    folder.complete();
     return run;
 }
 
