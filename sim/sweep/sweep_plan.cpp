@@ -10,6 +10,7 @@
 #include "models/checked_math.h"
 #include "models/workload/input_error.h"
 #include "sim/scenario/scenario.h"
+#include "sim/scenario/yaml_control.h"
 
 namespace memsim {
 
@@ -18,7 +19,7 @@ namespace {
 // A value as it goes on a command line: scalars as written, lists and maps in flow style.
 // A scalar that would not read back as itself (a quoted '@x', '- a', 'a: b') is quoted.
 std::string yaml_text(const YAML::Node& value) {
-    if (value.IsScalar()) {
+    if (value.IsScalar() && !first_yaml_control_byte(value.Scalar())) {  // else the emitter escapes it
         const std::string& text = value.Scalar();
         try {
             const YAML::Node again = YAML::Load(text);

@@ -11,6 +11,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "sim/output/text_format.h"
+#include "sim/scenario/yaml_control.h"
 #include "sim/sweep/svg_chart.h"
 #include "sim/sweep/value_axis.h"
 
@@ -75,6 +76,7 @@ std::vector<std::string> value_labels(const SweepParameter& p) {
     std::vector<std::vector<std::pair<std::string, std::string>>> leaves;
     try {
         for (const std::string& v : p.values) {
+            if (first_yaml_control_byte(v)) return p.values;  // yaml-cpp may not end on it
             const YAML::Node node = YAML::Load(v);
             if (!node.IsMap()) return p.values;
             leaves.emplace_back();

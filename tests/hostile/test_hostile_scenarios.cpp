@@ -4,10 +4,12 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "hostile_support.h"
 #include "models/workload/input_error.h"
 #include "sim/scenario/scenario.h"
+#include "sim/sweep/sweep_plan.h"
 
 using namespace memsim;
 using namespace memsim::test;
@@ -156,4 +158,32 @@ TEST_CASE("hostile scenarios: a long plain list is not blamed on aliases, and sw
     } catch (const InputError& e) {
         CHECK_THAT(e.what(), Catch::Contains("'sweep' maps dotted scenario keys to lists") && !Catch::Contains("(valid: )"));
     }
+}
+
+TEST_CASE("hostile scenarios: a ',' outside brackets at the top level ends, as a second document (scenario fuzz timeout)") {
+    // YAML::LoadAll returned empty documents forever on it, allocating (the scenario fuzz
+    // target's two timeouts; `memsim run` said "std::bad_alloc" under a 1.5 GB limit).
+    for (const std::string& yaml : std::vector<std::string>{",\n", ", n: 8}\n" + kBase, "[a, b]\n,\n", "- a\n,\n", "\"a\",\n", "--- ,\n"})
+        CHECK_THROWS_WITH(parse(yaml), Catch::StartsWith("t.yaml: holds 2 YAML documents") &&
+                                           Catch::Contains("such as a ',' outside brackets"));
+    CHECK_THROWS_WITH(parse(kBase + ",\n"), Catch::StartsWith("t.yaml: invalid YAML at line 3"));
+    CHECK_THROWS_WITH(parse(kBase, {"description=[a]\n,"}), Catch::Contains("holds 2 YAML documents"));
+    CHECK(parse(kBase + "sweep: {description: [a,\n  b, c]}\n").name == "t");  // commas inside brackets are fine
+}
+
+TEST_CASE("hostile scenarios: a control character is refused before yaml-cpp reads the text") {
+    // yaml-cpp 0.7 misreads some (a NUL in a flow-map key came back as a backspace). Line
+    // and column are 1-based.
+    const std::string nul(1, '\0');
+    CHECK_THROWS_WITH(parse("name: syn\nwork: {read_" + nul + "m.memory.budget: [1MB, 2MiB]}\n"),
+                      Catch::StartsWith("t.yaml: line 2, column 13: control character 0x00"));
+    CHECK_THROWS_WITH(parse(kBase + "description: a\x01" "b\n"), Catch::Contains("line 3, column 15: control character 0x01"));
+    CHECK_THROWS_WITH(parse(kBase + "description: \x7f\n"), Catch::Contains("control character 0x7f"));
+    CHECK_THROWS_WITH(parse(kBase, {"description={" + nul + "}"}),
+                      Catch::Equals("--set 'description={?}': character 14 is control character 0x00 (YAML allows none but "
+                                    "tab, line feed and carriage return; write it escaped in a double-quoted string)"));
+    // Tabs, line feeds and carriage returns are YAML's own; an escaped NUL in a
+    // double-quoted string is a value like any other (and the sweep re-reads it safely).
+    CHECK(parse("name: t\r\nworkload: {profile: examples/mlp,\tbatch: 4}\r\n").name == "t");
+    CHECK_NOTHROW(check_sweep_section(parse(kBase + "sweep: {description: [\"{\\0}\", \"a\\x01\"]}\n")));
 }
