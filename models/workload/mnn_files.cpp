@@ -110,6 +110,8 @@ std::vector<std::string> folder_entries(const fs::path& dir) {
         throw InputError(fmt::format("{}: cannot read the profile folder: {}", dir.string(), path_error_text(error.value())));
     };
     if (!fs::is_directory(dir, error)) {
+        if (!error && fs::exists(dir, error))
+            throw InputError(fmt::format("{}: the profile folder is not a folder (a file, a device or a FIFO)", dir.string()));
         if (!error || error == std::errc::no_such_file_or_directory)
             throw InputError(fmt::format("{}: profile folder does not exist", dir.string()));
         fail();

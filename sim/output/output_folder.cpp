@@ -151,7 +151,7 @@ OutputFolder::~OutputFolder() { release(); }
 std::optional<std::string> incomplete_mark(const std::string& dir) {
     const std::string mark = (fs::path(dir) / kIncompleteMark).string();
     struct stat info {};
-    if (::lstat(mark.c_str(), &info) != 0 && errno == ENOENT) return std::nullopt;
+    if (::lstat(mark.c_str(), &info) != 0 && (errno == ENOENT || errno == ENOTDIR)) return std::nullopt;  // ENOTDIR: dir is no folder
     try {
         std::string text = read_input_file(mark, "the incomplete mark", kMaxSidecarBytes);
         const std::size_t first = text.find('\n');
@@ -166,7 +166,7 @@ std::optional<std::string> incomplete_mark(const std::string& dir) {
 std::optional<std::string> incomplete_writer(const std::string& dir) {
     const std::string mark = (fs::path(dir) / kIncompleteMark).string();
     struct stat info {};
-    if (::lstat(mark.c_str(), &info) != 0 && errno == ENOENT) return std::nullopt;
+    if (::lstat(mark.c_str(), &info) != 0 && (errno == ENOENT || errno == ENOTDIR)) return std::nullopt;  // ENOTDIR: dir is no folder
     try {
         const std::string text = read_input_file(mark, "the incomplete mark", kMaxSidecarBytes);
         return text.substr(0, text.find('\n'));

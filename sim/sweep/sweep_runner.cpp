@@ -1,5 +1,8 @@
 #include "sim/sweep/sweep_runner.h"
 
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <exception>
 #include <filesystem>
 #include <iostream>
@@ -288,6 +291,13 @@ std::size_t emit_sweep_jobs(const SweepPlan& plan, const std::string& dir, const
 }
 
 SweepTally merge_sweep(const std::string& dir) {
+    struct stat info {};
+    if (::stat(dir.c_str(), &info) != 0)
+        throw InputError(fmt::format("{}: cannot read the sweep folder: {}", dir, path_error_text(errno)));
+    if (!S_ISDIR(info.st_mode))
+        throw InputError(fmt::format("{}: not a folder; `memsim merge DIR` needs a folder written by `memsim sweep "
+                                     "--emit-jobs DIR` or `memsim sweep --out DIR`",
+                                     dir));
     // A sweep that did not finish left a plan its points may not match; an interrupted
     // merge only left results to redo.
     if (const auto writer = incomplete_writer(dir); writer && *writer != "memsim merge")

@@ -180,3 +180,21 @@ TEST_CASE("hostile readers: the last line of a point's log is bounded and printa
     write_text(fs::path(point_dir(dir.string(), point)) / "log.txt", "ok\nlast: caf\xc3\xa9\n");
     CHECK_THAT(read_point_result(dir.string(), point).message, Catch::EndsWith("log.txt ends: last: caf\xc3\xa9"));
 }
+
+TEST_CASE("hostile readers: merge and a profile folder given a file, a device or a FIFO say it is no folder (own sweep finding)") {
+    // merge said "/dev/zero is marked INCOMPLETE (... a part of the path is a file ...)",
+    // info said "profile folder does not exist" for a file that exists.
+    const fs::path dir = fresh_dir("not_folders");
+    write_text(dir / "a_file", "x");
+    for (const std::string& path : {(dir / "a_file").string(), std::string("/dev/zero")}) {
+        INFO(path);
+        CHECK_THAT(run_memsim("merge " + path).err, Catch::Contains(path + ": not a folder; `memsim merge DIR` needs a folder") &&
+                                                        !Catch::Contains("INCOMPLETE"));
+        CHECK_THAT(run_memsim("info " + path + " -b 4").err,
+                   Catch::Contains(path + ": the profile folder is not a folder (a file, a device or a FIFO)"));
+    }
+    const Outcome missing = run_memsim("merge " + (dir / "missing").string());
+    CHECK(missing.code == 1);
+    CHECK_THAT(missing.err, Catch::Contains("cannot read the sweep folder: No such file or directory"));
+    CHECK_FALSE(fs::exists(dir / "missing"));  // merge does not create what it should read
+}
