@@ -13,6 +13,7 @@
 
 #include "bench/cpu_clock.h"
 #include "sim/engine/engine.h"
+#include "sim/run/measuring_runs.h"
 #include "sim/run/run_config.h"
 #include "sim/run/run_pipeline.h"
 #include "sim/workload_factory.h"
@@ -26,9 +27,11 @@ int main(int argc, char** argv) {
     try {
         const memsim::Scenario scenario = memsim::load_scenario(argv[1]);
         const memsim::Workload workload = memsim::load_workload(scenario);
-        memsim::RunConfig config = memsim::resolve_run_config(scenario, workload);
+        memsim::EngineConfig config = memsim::resolve_engine_config(scenario, workload);
         config.record_events = !no_event_log;
         const memsim::ExecPlan plan = memsim::execution_plan(workload, scenario, config);
+        memsim::MeasuringRuns measuring;  // a measuring run is a child: not in this process's CPU time
+        config.no_prefetch_peak = measuring.start_on_demand_peak(workload, config, plan);
         const double start = process_cpu_seconds();
         const memsim::RunResult result = memsim::simulate(workload, config, plan);
         const double cpu = process_cpu_seconds() - start;

@@ -4,6 +4,8 @@
 
 #include "models/alloc/os_allocator.h"
 #include "models/alloc/pool_allocator.h"
+#include "models/alloc/torch_alloc_conf.h"
+#include "models/alloc/torch_caching_allocator.h"
 #include "models/plan/planner_allocator.h"
 #include "models/plan/strategies.h"
 
@@ -17,15 +19,29 @@ struct AllocatorTable {
 
     AllocatorTable() {
         rows.push_back({"os", "every tensor its own block: the footprint is the live bytes",
-                        [] { return std::make_unique<OsAllocator>(); }});
+                        [](const PolicyParams&) { return std::make_unique<OsAllocator>(); }});
         rows.push_back({"pool", "MNN's pool: 64-byte aligned, best fit, split and merge; the peak is what it took from the OS",
-                        [] { return std::make_unique<PoolAllocator>(); }});
+                        [](const PolicyParams&) { return std::make_unique<PoolAllocator>(); }});
+        // Its options are one text in PYTORCH_CUDA_ALLOC_CONF's syntax, written beside the key
+        // (policy.torch_alloc_conf), as PyTorch users already write them.
+        rows.push_back({"torch_caching",
+                        "PyTorch's CUDA caching allocator: 512 B rounding, small and large pools of cached segments, best fit, "
+                        "split and merge; the peak is the reserved bytes",
+                        [](const PolicyParams& p) {
+                            return std::make_unique<TorchCachingAllocator>(parse_torch_alloc_conf(p.text("torch_alloc_conf")));
+                        },
+                        {text_param("torch_alloc_conf",
+                                    "PYTORCH_CUDA_ALLOC_CONF options (max_split_size_mb, roundup_power2_divisions, "
+                                    "garbage_collection_threshold, expandable_segments); empty: PyTorch's defaults")
+                             .or_default_text("")}});
         const auto planners = plan::planner_table();
         planner_names.reserve(planners.size());  // no reallocation: the rows keep views into it
         for (const plan::PlannerRow& p : planners) {
             planner_names.push_back("planner:" + std::string(p.name));
             const std::string strategy(p.name);
-            rows.push_back({planner_names.back(), p.summary, [strategy] { return make_planner_allocator(strategy); }});
+            rows.push_back({planner_names.back(), p.summary,
+                            [strategy](const PolicyParams& params) { return make_planner_allocator(strategy, params.values()); },
+                            p.params});
         }
     }
 };
@@ -41,8 +57,8 @@ std::span<const AllocatorRow> allocator_table() { return table().rows; }
 
 std::vector<std::string> allocator_names() { return row_names(table().rows); }
 
-std::unique_ptr<Allocator> make_allocator(const std::string& name) {
-    if (const AllocatorRow* row = find_row(table().rows, name)) return row->make();
+std::unique_ptr<Allocator> make_allocator(const std::string& name, const ParamValues& given) {
+    if (const AllocatorRow* row = find_row(table().rows, name)) return row->make(PolicyParams(row->params, given));
     throw std::invalid_argument(unknown_name_message("allocator", name, allocator_names()));
 }
 

@@ -1,4 +1,4 @@
-// The allocator registry (`policy.allocator`): os, pool, and every static planner as
+// The allocator registry (`policy.allocator`): os, pool, torch_caching and every static planner as
 // "planner:<strategy>". It sits above models/alloc/ and models/plan/ because it
 // registers both; neither of them depends on it.
 #pragma once
@@ -14,13 +14,16 @@
 
 namespace memsim {
 
-using AllocatorRow = PolicyRow<std::function<std::unique_ptr<Allocator>()>>;
-// os, pool, then one row per static planner strategy, in the planners' table order.
+using AllocatorRow = PolicyRow<std::function<std::unique_ptr<Allocator>(const PolicyParams&)>>;
+// os, pool, torch_caching, then one row per static planner strategy, in the planners' table order (a
+// planner's row takes the parameters of its strategy's row).
 std::span<const AllocatorRow> allocator_table();
 
-// Names accepted by policy.allocator ("os", "pool", "planner:<strategy>").
+// Names accepted by policy.allocator ("os", "pool", "torch_caching", "planner:<strategy>").
 std::vector<std::string> allocator_names();
-// Throws std::invalid_argument naming the unknown allocator, the valid ones and the closest.
-std::unique_ptr<Allocator> make_allocator(const std::string& name);
+// The allocator with the `given` parameters (its row's defaults for the rest). Throws
+// std::invalid_argument naming the unknown allocator, the valid ones and the closest, or
+// a parameter its row does not take.
+std::unique_ptr<Allocator> make_allocator(const std::string& name, const ParamValues& given = {});
 
 }  // namespace memsim

@@ -27,6 +27,15 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 
 }  // namespace
 
+std::string usage_of(std::string_view name, std::span<const ParamSpec> params) {
+    std::vector<std::string> required;
+    for (const ParamSpec& p : params)
+        if (p.required()) required.push_back(fmt::format("{}: {}", p.key, placeholder(p.kind)));
+    if (required.empty()) return std::string(name);
+    if (params.size() == 1) return fmt::format("{}: {}", name, placeholder(params.front().kind));
+    return fmt::format("{}: {{{}}}", name, fmt::join(required, ", "));
+}
+
 std::string closest_name(std::string_view name, const std::vector<std::string>& names) {
     // Case is ignored: 'DTR' and 'Async' mean 'dtr' and 'async' (names are lower case).
     const auto lower = [](std::string_view text) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: builds (after setting up if needed) and runs every test with
-# ctest. Tests named "shared: ..." read ../shared (real profiles, DTR logs, reference
-# numbers); without that folder they are skipped, loudly.
+# ctest. Tests tagged [shared] (named "shared: ...", ctest label `shared`) read ../shared
+# (real profiles, DTR logs, reference numbers); without that folder they are skipped,
+# loudly.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --no-run
@@ -15,6 +16,6 @@ if [ ! -d ../shared/profiles ]; then
 #  numbers) is SKIPPED. Only the self-contained tests run.                  #
 ############################################################################
 MSG
-  args+=(-E "^shared: ")
+  args+=(-LE shared)
 fi
 ctest "${args[@]}"

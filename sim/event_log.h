@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "models/alloc/allocator.h"
+
 namespace memsim {
 
 namespace lane {
@@ -64,6 +66,15 @@ struct MemorySample {
     double time_ms = 0.0;
     std::uint64_t bytes_in_use = 0;  // allocator footprint after the event
     std::uint64_t live_bytes = 0;    // exact live tensor bytes
+    std::uint64_t allocated_bytes = 0;  // bytes in blocks the allocator handed out (torch_caching; else bytes_in_use)
+};
+
+// What a segment-modelling allocator did (torch_caching), when and during which op: the
+// source of memory_snapshot.pickle.
+struct AllocatorRecord {
+    double time_ms = 0.0;
+    int op = -1;
+    AllocatorEvent event;
 };
 
 // Where the log keeps its activities' labels: appended to large blocks (one heap
@@ -96,9 +107,11 @@ struct EventLog {
     double forward_end_ms = -1.0;  // when the forward pass ended (-1: unknown)
     std::vector<Mark> marks;                // in log order
     std::vector<ResidencyChange> residency; // in log order; empty when the engine does not record it
+    std::vector<AllocatorRecord> allocator_events;  // in log order; empty unless the allocator models segments
+    bool reports_allocated = false;  // the allocator's allocated bytes differ from its footprint (torch_caching)
     LabelStore labels;                      // the text the activities' labels view
     // A measuring run whose caller reads only its summary records nothing (see
-    // RunConfig::record_events); the summary does not read the log.
+    // EngineConfig::record_events); the summary does not read the log.
     bool recording = true;
 
     void add(Activity a) {
@@ -113,11 +126,13 @@ struct EventLog {
     void resident(double time_ms, int tensor, bool is_resident) {
         if (recording) residency.push_back({time_ms, tensor, is_resident});
     }
-    void sample(double time_ms, std::uint64_t in_use, std::uint64_t live) {
+    void sample(double time_ms, std::uint64_t in_use, std::uint64_t live, std::uint64_t allocated) {
         // Every change is kept (several per instant too): the curve must show transient peaks.
         if (!recording) return;
-        if (!memory.empty() && memory.back().bytes_in_use == in_use && memory.back().live_bytes == live) return;
-        memory.push_back({time_ms, in_use, live});
+        if (!memory.empty() && memory.back().bytes_in_use == in_use && memory.back().live_bytes == live &&
+            memory.back().allocated_bytes == allocated)
+            return;
+        memory.push_back({time_ms, in_use, live, allocated});
     }
 };
 

@@ -1,11 +1,11 @@
-// The SimGrid platform built in code from a scenario's platform section: a GPU host
+// The SimGrid platform built in code from a PlatformSpec (models/platform/): a GPU host
 // on which operator i is an execution of cost_ms[i] / speed_scale flops at 1000 flop/s
 // (so it lasts that many simulated milliseconds), and a disk attached to it.
 #pragma once
 
 #include <simgrid/s4u.hpp>
 
-#include "sim/scenario/scenario.h"
+#include "models/platform/platform_spec.h"
 
 namespace memsim {
 

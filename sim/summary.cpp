@@ -1,5 +1,7 @@
 #include "sim/summary.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "models/workload/workload.h"
@@ -10,6 +12,10 @@ std::string workload_label(const Workload& w) {
     if (w.name.empty()) return w.source;
     // A DTR log has no batch (the loader sets 0): its file name says what it is.
     return w.batch > 0 ? fmt::format("{} (batch {})", w.name, w.batch) : w.name;
+}
+
+double reported_overhead(double time_ms, double no_policy_time_ms) {
+    return no_policy_time_ms > 0 ? std::round(time_ms / no_policy_time_ms * 1e9) / 1e9 : 0.0;
 }
 
 namespace {
@@ -38,6 +44,13 @@ nlohmann::json to_json(const Summary& s) {
     j["budget_base_bytes"] = or_null(s.budget_base_bytes);
     j["peak_bytes"] = s.peak_bytes;
     j["live_peak_bytes"] = s.live_peak_bytes;
+    if (s.caching) {  // only for an allocator that has them: the other summaries stay as they were
+        j["allocated_peak_bytes"] = s.caching->allocated_peak_bytes;
+        j["reserved_peak_bytes"] = s.caching->reserved_peak_bytes;
+        j["fragmentation_bytes"] = s.caching->fragmentation_bytes;
+        j["segment_count"] = s.caching->segment_count;
+        j["segment_allocations"] = s.caching->segment_allocations;
+    }
     j["time_ms"] = s.time_ms;
     j["overhead"] = s.overhead;
     j["no_policy_time_ms"] = s.no_policy_time_ms;
@@ -76,6 +89,11 @@ std::string to_table(const Summary& s, const std::vector<std::pair<std::string, 
             if (name != "workload") out += fmt::format("{:<10} {}\n", name, value);  // the line above says it
     }
     out += fmt::format("peak       {} B ({})   live peak {} B\n", s.peak_bytes, mib(s.peak_bytes), s.live_peak_bytes);
+    if (s.caching)
+        out += fmt::format("caching    allocated peak {} B   reserved peak {} B   fragmentation {} B ({}) in {} segments at the "
+                           "reserved peak   {} segment allocations\n",
+                           s.caching->allocated_peak_bytes, s.caching->reserved_peak_bytes, s.caching->fragmentation_bytes,
+                           mib(s.caching->fragmentation_bytes), s.caching->segment_count, s.caching->segment_allocations);
     out += fmt::format("time       {:.3f} ms   overhead {:.4f}x of {:.3f} ms with no memory policy\n", s.time_ms, s.overhead,
                        s.no_policy_time_ms);
     out += fmt::format("compute    {:.3f} ms{}   stall {:.3f} ms\n", s.compute_ms,

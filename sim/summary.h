@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/alloc/allocator.h"
+
 namespace memsim {
 
 struct Summary {
@@ -27,9 +29,12 @@ struct Summary {
     std::optional<std::uint64_t> budget_base_bytes;  // what the ratio is a fraction of: the live-bytes (os) peak
     std::uint64_t peak_bytes = 0;       // the allocator's peak footprint
     std::uint64_t live_peak_bytes = 0;  // exact live bytes peak (os view), whatever the allocator
+    // A caching allocator's own figures (torch_caching): allocated_peak_bytes,
+    // reserved_peak_bytes, fragmentation_bytes, segment_count, segment_allocations.
+    std::optional<CachingFigures> caching;
     double time_ms = 0.0;
     // time_ms / the time of the same workload and platform with no memory policy at all
-    // (no budget, no swap, no recompute): sim/run/no_policy_time.h.
+    // (no budget, no swap, no recompute): sim/run/measuring_runs.h.
     double overhead = 0.0;
     double no_policy_time_ms = 0.0;
     // Operator compute the run performed on the simulated device (scaled by
@@ -57,6 +62,13 @@ struct Summary {
 };
 
 struct Workload;
+
+// The summary's overhead: time_ms / no_policy_time_ms to nine decimals, the precision
+// it has always been reported with (both times are reported in full beside it); 0 when
+// nothing ran (a planner stopped before the run). Every simulation runs on a fresh
+// SimGrid clock (sim/run/measuring_runs.h), so a run whose budget never binds is
+// exactly 1 before rounding too.
+double reported_overhead(double time_ms, double no_policy_time_ms);
 
 // How a summary names a workload: "name (batch N)", or its source file.
 std::string workload_label(const Workload& w);

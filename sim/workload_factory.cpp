@@ -12,6 +12,7 @@
 #include "models/workload/dtr_log.h"
 #include "models/workload/mnn_profile.h"
 #include "models/workload/synthetic.h"
+#include "models/workload/torch_snapshot.h"
 #include "models/workload/workload_limits.h"
 
 namespace memsim {
@@ -55,6 +56,7 @@ Workload load_workload(const Scenario& s) {
     if (!s.workload.profile.empty()) w = load_mnn_profile(s.workload.profile, s.workload.batch, s.workload.forward_end,
                                                          s.workload.costs == "linear_fit" ? CostModel::LinearFit : CostModel::Measured);
     else if (!s.workload.synthetic.empty()) w = synthetic(s);
+    else if (!s.workload.torch_snapshot.empty()) w = load_torch_snapshot(s.workload.torch_snapshot).workload;
     else w = load_dtr_log(s.workload.dtr_log);
     if (s.workload.forward_end && s.workload.profile.empty()) {
         if (*s.workload.forward_end < 1 || *s.workload.forward_end > static_cast<int>(w.ops.size()))

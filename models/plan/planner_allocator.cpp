@@ -15,15 +15,16 @@ namespace {
 
 class PlannerAllocator final : public Allocator {
 public:
-    explicit PlannerAllocator(std::string strategy) : strategy_(std::move(strategy)) {
+    PlannerAllocator(std::string strategy, ParamValues params) : strategy_(std::move(strategy)) {
         (void)plan::strategy_info(strategy_);  // throws for an unknown name
+        options_.params = std::move(params);
     }
 
     [[nodiscard]] std::string name() const override { return "planner:" + strategy_; }
 
     void prepare(const Workload& w) override {
         records_ = usage_records(w);
-        const plan::Plan p = plan::make_plan(strategy_, records_);
+        const plan::Plan p = plan::make_plan(strategy_, records_, options_);
         total_ = p.total;
         placement_.clear();
         for (std::size_t i = 0; i < records_.size(); ++i) {
@@ -110,6 +111,7 @@ private:
     }
 
     std::string strategy_;
+    plan::PlanOptions options_;
     std::vector<UsageRecord> records_;
     std::unordered_map<TensorId, Placement> placement_;
     std::unordered_map<TensorId, std::uint64_t> live_;   // tensor -> bytes asked
@@ -122,11 +124,11 @@ private:
 
 std::vector<std::string> planner_strategy_names() { return plan::strategy_names(); }
 
-std::unique_ptr<Allocator> make_planner_allocator(const std::string& strategy) {
+std::unique_ptr<Allocator> make_planner_allocator(const std::string& strategy, const ParamValues& params) {
     const std::vector<std::string> names = plan::strategy_names();
     if (std::find(names.begin(), names.end(), strategy) == names.end())
         throw std::invalid_argument(unknown_name_message("planner strategy", strategy, names));
-    return std::make_unique<PlannerAllocator>(strategy);
+    return std::make_unique<PlannerAllocator>(strategy, params);
 }
 
 }  // namespace memsim

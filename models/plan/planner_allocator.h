@@ -11,11 +11,13 @@
 #include <vector>
 
 #include "models/alloc/allocator.h"
+#include "models/policy_params.h"
 
 namespace memsim {
 
 std::vector<std::string> planner_strategy_names();
-// Throws std::invalid_argument for an unknown strategy.
-std::unique_ptr<Allocator> make_planner_allocator(const std::string& strategy);
+// Throws std::invalid_argument for an unknown strategy. `params`: the strategy's own
+// parameters (its row's defaults for the rest).
+std::unique_ptr<Allocator> make_planner_allocator(const std::string& strategy, const ParamValues& params = {});
 
 }  // namespace memsim

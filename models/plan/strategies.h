@@ -21,17 +21,20 @@ struct PlanOptions {
     std::uint64_t align = 1;        // offsets: every offset a multiple of this
     std::uint64_t seed = 1;         // peer_heuristic / best_offsets randomness
     int peer_iterations = 0;        // peer_heuristic improvement rounds
+    ParamValues params;             // the strategy's own parameters (its row's); defaults for the rest
 };
 
 // A strategy's factory: an object planner (objects are laid end to end afterwards) or
-// an offset planner; exactly one is set.
+// an offset planner; exactly one is set. Both get the parameters their row declares.
 struct PlannerFactory {
-    ObjectAssignment (*objects)(const std::vector<UsageRecord>& records) = nullptr;
-    OffsetAssignment (*offsets)(const std::vector<UsageRecord>& records, const PlanOptions& options) = nullptr;
+    ObjectAssignment (*objects)(const std::vector<UsageRecord>& records, const PolicyParams& params) = nullptr;
+    OffsetAssignment (*offsets)(const std::vector<UsageRecord>& records, const PlanOptions& options,
+                                const PolicyParams& params) = nullptr;
     [[nodiscard]] PlanKind kind() const { return objects ? PlanKind::Objects : PlanKind::Offsets; }
 };
 // The table of static planners (`policy.allocator: planner:<name>`, `memsim plan`):
-// objects first, then offsets.
+// objects first, then offsets. A row's parameters are also those of its allocator row
+// (models/allocators.h).
 using PlannerRow = PolicyRow<PlannerFactory>;
 std::span<const PlannerRow> planner_table();
 

@@ -29,11 +29,6 @@ public:
     [[nodiscard]] virtual std::uint64_t free_neighbour_bytes(TensorId t) const = 0;
 };
 
-struct HeuristicParams {
-    std::uint64_t seed = 0;                          // random
-    double a = 1.0, b = 1.0001, c = 1.0, d = 1.0;    // megengine
-};
-
 struct TensorGraph;
 
 class EvictionHeuristic {
@@ -58,12 +53,15 @@ public:
 };
 
 // The table of `policy.recompute.heuristic`: one row per heuristic (name, one-line
-// summary, factory), in the order --help and the docs list them.
-using EvictionHeuristicRow = PolicyRow<std::unique_ptr<EvictionHeuristic> (*)(const HeuristicParams&)>;
+// summary, factory, parameters: random's seed, megengine's exponents), in the order
+// --help and the docs list them.
+using EvictionHeuristicRow = PolicyRow<std::unique_ptr<EvictionHeuristic> (*)(const PolicyParams&)>;
 std::span<const EvictionHeuristicRow> eviction_heuristic_table();
 
 std::vector<std::string> eviction_heuristic_names();
-// Throws std::invalid_argument for an unknown name, listing the valid ones and the closest.
-std::unique_ptr<EvictionHeuristic> make_eviction_heuristic(const std::string& name, const HeuristicParams& params);
+// The heuristic with the `given` parameters, the row's defaults for the rest. Throws
+// std::invalid_argument for an unknown name (listing the valid ones and the closest) or
+// a parameter its row does not take.
+std::unique_ptr<EvictionHeuristic> make_eviction_heuristic(const std::string& name, const ParamValues& given = {});
 
 }  // namespace memsim

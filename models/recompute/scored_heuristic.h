@@ -18,7 +18,7 @@ namespace memsim {
 struct ScoreInput {
     const EvictionView& view;
     TensorGraphCache& graphs;
-    const HeuristicParams& params;
+    const PolicyParams& params;  // the row's parameters (megengine's exponents)
     [[nodiscard]] const TensorGraph& graph() const { return graphs.get(view.workload()); }
 };
 
@@ -28,12 +28,12 @@ using CostFunction = double (*)(const ScoreInput& in, TensorId t);
 
 class ScoredHeuristic final : public EvictionHeuristic {
 public:
-    ScoredHeuristic(std::string name, ScoreFunction score_function, const HeuristicParams& params)
-        : name_(std::move(name)), score_(score_function), params_(params) {}
+    ScoredHeuristic(std::string name, ScoreFunction score_function, PolicyParams params)
+        : name_(std::move(name)), score_(score_function), params_(std::move(params)) {}
     // A staleness-form heuristic: `score_function` must be staleness_score of `cost`; `reads_regions`
     // when the cost reads the evicted neighbourhood.
-    ScoredHeuristic(std::string name, ScoreFunction score_function, CostFunction cost, bool reads_regions, const HeuristicParams& params)
-        : name_(std::move(name)), score_(score_function), cost_(cost), reads_regions_(reads_regions), params_(params) {}
+    ScoredHeuristic(std::string name, ScoreFunction score_function, CostFunction cost, bool reads_regions, PolicyParams params)
+        : name_(std::move(name)), score_(score_function), cost_(cost), reads_regions_(reads_regions), params_(std::move(params)) {}
     [[nodiscard]] std::string name() const override { return name_; }
     std::size_t choose(const EvictionView& view, const std::vector<TensorId>& candidates) override;
     [[nodiscard]] double score(const EvictionView& view, TensorId t);
@@ -47,7 +47,7 @@ private:
     ScoreFunction score_;
     CostFunction cost_ = nullptr;
     bool reads_regions_ = false;
-    HeuristicParams params_;
+    PolicyParams params_;
     TensorGraphCache graphs_;
 };
 

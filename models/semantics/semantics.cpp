@@ -9,8 +9,8 @@ namespace memsim {
 namespace {
 
 Semantics simulated() { return {}; }
-Semantics reference() { return {false, true, make_reference_prefetch}; }
-Semantics dtr() { return {true, false, nullptr}; }
+Semantics reference() { return {EngineRules::Reference, false, true, make_reference_prefetch}; }
+Semantics dtr() { return {EngineRules::DtrRuntime, true, false, nullptr}; }
 
 const std::array kSemantics{
     SemanticsRow{"simulated", "memsim's own rules", simulated},

@@ -1,6 +1,8 @@
 // Whose rules a run follows (policy.semantics): memsim's own, the reference swap
-// simulator's, or the published DTR runtime's. Each is a set of engine behaviours,
-// found from the table below.
+// simulator's, or the published DTR runtime's, found from the table below. Each row
+// names the engine's rules object for it (sim/engine/semantics_rules.h: the hooks the
+// engine calls where the semantics differ) and says what the run layer and the policy
+// checks must know before the run.
 #pragma once
 
 #include <memory>
@@ -11,16 +13,20 @@
 
 namespace memsim {
 
+// The engine's rules objects, one per semantics (sim/engine/semantics_rules.h).
+enum class EngineRules { Simulated, Reference, DtrRuntime };
+
 struct Semantics {
-    // The published DTR runtime: the policies' clock counts operator time only; a
-    // released tensor is freed at once but stays recomputable; a tensor recomputed after
-    // its release stays an ordinary evictable tensor; inputs are stamped when locked.
-    bool dtr_runtime = false;
-    // The reference swap simulator: finished writes are freed at the swap mode's sync
-    // points, pending writes at the end of the forward pass (async), and reads are
-    // issued by its own rule (read_issue_rule).
-    bool reference_io = false;
-    std::unique_ptr<PrefetchRule> (*read_issue_rule)() = nullptr;  // nullptr: the scenario's prefetch rule
+    EngineRules rules = EngineRules::Simulated;
+    // A budget below an operator's working set is run (and answers out of memory), as
+    // the published DTR runtime does (its h_DTR table has OOM cells there); otherwise
+    // the run layer refuses it before the run.
+    bool runs_below_working_set = false;
+    // Its swap rules are defined for the feature_maps selection only (the reference's).
+    bool feature_maps_only = false;
+    // Reads are issued by this rule instead of the scenario's prefetch rule (nullptr:
+    // the scenario's).
+    std::unique_ptr<PrefetchRule> (*read_issue_rule)() = nullptr;
 };
 
 using SemanticsRow = PolicyRow<Semantics (*)()>;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "models/platform/transfer_model.h"
+
 namespace memsim {
 
 namespace {
@@ -9,10 +11,8 @@ namespace {
 // Sync on a static selection: compute, then every planned write and read waited for in
 // turn (docs/swap.md, sync). Exact when no run-time eviction adds transfers.
 double serial_ms(const SwapWarningInputs& in) {
-    const auto b = static_cast<double>(in.selected_bytes);
-    const auto n = static_cast<double>(in.swapped_tensors);
-    return in.compute_ms + b * 1e3 / in.write_bytes_per_s + b * 1e3 / in.read_bytes_per_s +
-           n * (in.write_latency_ms + in.read_latency_ms);
+    const TransferModel disk(in.disk);
+    return in.compute_ms + disk.write_ms(in.selected_bytes, in.swapped_tensors) + disk.read_ms(in.selected_bytes, in.swapped_tensors);
 }
 
 }  // namespace
@@ -26,7 +26,7 @@ std::vector<std::string> swap_warnings(const SwapWarningInputs& in) {
     if (in.cancelled_writes > 0)
         out.push_back(fmt::format("{} of {} swap-outs were cancelled: their tensors were needed before the disk wrote them",
                                   in.cancelled_writes, in.swapped_tensors));
-    if (in.async && in.evictions == 0 && in.swapped_tensors > 0 && in.write_bytes_per_s > 0 && in.read_bytes_per_s > 0) {
+    if (in.async && in.evictions == 0 && in.swapped_tensors > 0 && in.disk.write_bytes_per_s > 0 && in.disk.read_bytes_per_s > 0) {
         const double serial = serial_ms(in);
         if (in.time_ms > serial)
             out.push_back(fmt::format("async is slower than sync would be: {:.3f} ms, against {:.3f} ms for compute plus "

@@ -9,14 +9,15 @@
 #include <string>
 #include <vector>
 
+#include "models/platform/platform_spec.h"
+
 namespace memsim {
 
 struct SwapWarningInputs {
     // Configuration.
     bool swaps = false;         // the swap mode moves tensors (policy.swap.mode != none)
     bool async = false;         // reads are issued by the prefetch rule (async mode)
-    double read_bytes_per_s = 0, write_bytes_per_s = 0;  // platform.disk
-    double read_latency_ms = 0, write_latency_ms = 0;
+    DiskSpec disk;              // platform.disk
     // The run.
     std::uint64_t no_swap_live_peak_bytes = 0;  // the workload's live peak with nothing swapped
     std::uint64_t live_peak_bytes = 0;

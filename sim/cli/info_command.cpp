@@ -23,6 +23,7 @@
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/units.h"
 #include "sim/scenario/value_limits.h"
+#include "sim/snapshot_info.h"
 #include "sim/workload_info.h"
 
 namespace memsim::cli {
@@ -46,10 +47,22 @@ void add_trace_sidecar(nlohmann::json& info, const std::string& log_path) {
             throw InputError(fmt::format("{}: field {} must be an integer from 1 to 2^53, got {}", path, field,
                                          meta.contains(field) ? meta[field].dump().substr(0, 80) : "nothing"));
     const auto untraced = meta["untraced_iteration_ns"].get<std::uint64_t>();
+    const double op_sum = info["baseline_compute_ns"].get<double>();
+    const double share = op_sum / static_cast<double>(untraced);
     info["traced_untraced_iteration_ns"] = untraced;
-    info["traced_op_time_share"] =
-        std::round(info["baseline_compute_ns"].get<double>() / static_cast<double>(untraced) * 1000.0) / 1000.0;
+    info["traced_op_time_share"] = std::round(share * 1000.0) / 1000.0;
     info["traced_tracer_peak_bytes"] = meta["tracer_peak_bytes"];
+    // The tracer's OP_TIME_TOLERANCE (tools/trace/tracer.py; docs/tracing.md, "Operator
+    // times against the iteration").
+    constexpr double kOpTimeTolerance = 0.25;
+    if (std::abs(share - 1.0) > kOpTimeTolerance) {
+        const auto shown = [](double ns) { return ns < 1e9 ? fmt::format("{:.1f} ms", ns / 1e6) : fmt::format("{:.1f} s", ns / 1e9); };
+        info["traced_op_time_warning"] = fmt::format(
+            "the operators' times sum to {}, {:.2f}x the untraced iteration ({}), outside the tolerance of {:.0f}%: "
+            "memsim replays operator times, so run reports {} as the no-policy time and every overhead is relative "
+            "to it (docs/tracing.md)",
+            shown(op_sum), share, shown(static_cast<double>(untraced)), kOpTimeTolerance * 100, shown(op_sum));
+    }
 }
 
 }  // namespace
@@ -60,6 +73,8 @@ void register_info_command(CLI::App& app) {
         std::optional<int> forward_end;
         bool json = false;
         std::string costs = "measured";
+        std::string torch_snapshot;
+        std::string torch_alloc_conf;
         std::string disk_bandwidth = fmt::format("{}B/{}s", kPhoneDiskBytes, kPhoneDiskSeconds);
     };
     auto opt = std::make_shared<Options>();
@@ -71,11 +86,18 @@ void register_info_command(CLI::App& app) {
     cmd->add_option("--costs", opt->costs,
                     "measured: the batch's cost file; linear_fit: per-operator line through every measured batch")
         ->check(CLI::IsMember({"measured", "linear_fit"}));
+    cmd->add_option("--torch-snapshot", opt->torch_snapshot,
+                    "A PyTorch memory snapshot (pickle, recorded with history): the recorded peaks next to every allocator's replay");
+    cmd->add_option("--torch-alloc-conf", opt->torch_alloc_conf,
+                    "torch_caching's options for --torch-snapshot (PYTORCH_CUDA_ALLOC_CONF syntax; default: the snapshot's own)");
     cmd->add_flag("--json", opt->json, "Print one JSON object instead of a table");
     cmd->callback([opt]() {
         guarded([&]() {
-            if (opt->source.profile.empty() == opt->source.dtr_log.empty())
-                throw InputError("memsim info: give either a profile folder (with --batch) or --dtr-log PATH");
+            const int sources = !opt->source.profile.empty() + !opt->source.dtr_log.empty() + !opt->torch_snapshot.empty();
+            if (sources != 1)
+                throw InputError("memsim info: give one of a profile folder (with --batch), --dtr-log PATH or --torch-snapshot PATH");
+            if (!opt->torch_alloc_conf.empty() && opt->torch_snapshot.empty())
+                throw InputError("memsim info: --torch-alloc-conf goes with --torch-snapshot");
             // The same range as platform.disk.bandwidth in a scenario (sim/scenario/value_limits.h).
             double rate = 0;
             try {
@@ -87,7 +109,9 @@ void register_info_command(CLI::App& app) {
                 throw InputError(fmt::format("--disk-bandwidth '{}': {} B/s is outside {} B/s .. {} B/s", opt->disk_bandwidth,
                                              rate, kMinRateBytesPerS, kMaxRateBytesPerS));
             nlohmann::json info;
-            if (!opt->source.dtr_log.empty()) {
+            if (!opt->torch_snapshot.empty()) {
+                info = snapshot_info(load_torch_snapshot(opt->torch_snapshot), opt->torch_alloc_conf);
+            } else if (!opt->source.dtr_log.empty()) {
                 const DtrLog log = load_dtr_log_detailed(opt->source.dtr_log);
                 info = workload_info(log.workload, rate);
                 // The published simulator counts each constant from the line it appears on.
@@ -110,8 +134,14 @@ void register_info_command(CLI::App& app) {
                 std::cout << info.dump(2) << "\n";
                 return;
             }
-            for (const auto& [key, value] : info.items())
+            for (const auto& [key, value] : info.items()) {
+                if (value.is_object()) {  // one line per entry: replayed_peak_bytes.os ...
+                    for (const auto& [name, v] : value.items())
+                        std::cout << fmt::format("{:<28} {}\n", key + "." + name, v.dump());
+                    continue;
+                }
                 std::cout << fmt::format("{:<28} {}\n", key, value.is_string() ? value.get<std::string>() : value.dump());
+            }
         });
     });
 }

@@ -1,5 +1,6 @@
 // memsim trace: runs the Python tracer (tools/trace, docs/tracing.md) with the first
-// interpreter that imports torch, and passes its arguments and exit status through.
+// interpreter that imports torch, as a supervised child (sim/cli/tracer_process.h): every
+// way it ends without the log it reported is an error with one clear message.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -7,7 +8,11 @@
 #include <spawn.h>
 #include <sys/wait.h>
 
+#include <cerrno>
+#include <csignal>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -15,6 +20,7 @@
 #include <vector>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/tracer_process.h"
 
 extern char** environ;
 
@@ -22,24 +28,25 @@ namespace memsim::cli {
 
 namespace {
 
-// Runs argv (looked up in PATH); returns its exit status, or -1 when it cannot start.
-// With quiet, its output goes to /dev/null.
-int run_process(const std::vector<std::string>& argv, bool quiet) {
+// Runs argv (looked up in PATH) with its output to /dev/null; returns its exit status, or
+// -1 when it cannot start.
+int run_quietly(const std::vector<std::string>& argv) {
     std::vector<char*> args;
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    if (quiet) {
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-    }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
     pid_t pid = 0;
     const int started = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     if (started != 0) return -1;
     int status = 0;
-    if (waitpid(pid, &status, 0) < 0) return -1;
+    pid_t waited = 0;
+    while ((waited = waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
+    }  // a signal noted meanwhile (SignalsNoted) is handled once this check is done
+    if (waited < 0) return -1;
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -52,13 +59,50 @@ std::string find_torch_interpreter() {
     candidates.emplace_back("python3");
     std::string tried;
     for (const std::string& python : candidates) {
-        if (run_process({python, "-c", "import torch"}, true) == 0) return python;
+        if (run_quietly({python, "-c", "import torch"}) == 0) return python;
         tried += (tried.empty() ? "" : ", ") + python;
     }
     throw std::runtime_error(fmt::format(
         "memsim trace: no Python interpreter that imports torch (tried {}); scripts/setup.sh installs Debian's "
         "python3-torch and python3-torchvision for /usr/bin/python3, or set MEMSIM_PYTHON to an interpreter with torch",
         tried));
+}
+
+// The default --timeout (tools/trace/__main__.py has the same): generous, the largest
+// model of docs/tracing.md traced in 32 minutes on a loaded 2-core machine.
+constexpr double kDefaultTimeoutS = 3 * 3600;
+// After the tracer's own --timeout, or a signal passed on: how long it has to stop
+// cleanly before SIGKILL.
+constexpr double kGraceS = 20;
+
+std::string signal_name(int signum) {
+    const char* abbrev = sigabbrev_np(signum);
+    return abbrev ? fmt::format("SIG{}", abbrev) : fmt::format("signal {}", signum);
+}
+
+// The tracer writes OUT and OUT.meta.json under these names before renaming them
+// (tools/trace/tracer.py, temporary_name); after a stop they may be left behind.
+void remove_temporaries(const std::string& out, pid_t pid) {
+    std::error_code ignored;
+    for (const std::string& path : {out, out + ".meta.json"})
+        std::filesystem::remove(fmt::format("{}.tmp-{}", path, pid), ignored);
+}
+
+// Why the tracer ended without reporting a finished trace, in one line.
+std::string unfinished_message(const TracerEnd& end, const std::string& python, const std::string& model,
+                               double timeout_s) {
+    if (end.deadline_passed)
+        return fmt::format("the tracer did not finish within --timeout {:g} s and was stopped; no log was written "
+                           "(a larger model needs a larger --timeout; 0 means no limit)", timeout_s);
+    if (!end.exited)
+        return fmt::format("the tracer ({}, pid {}) was killed by {} before finishing ({}); no log was written{}", python,
+                           end.pid, signal_name(end.status), strsignal(end.status),
+                           end.status == SIGKILL ? " (the kernel's out-of-memory killer sends SIGKILL: a smaller --batch "
+                                                   "or --input-shape needs less memory)"
+                                                 : "");
+    return fmt::format("the tracer ({}) ended with exit status {} before finishing, without an error message: code run "
+                       "by {} (the model or its factory) ended the Python process, e.g. with os._exit({}); no log was "
+                       "written", python, end.status, model, end.status);
 }
 
 }  // namespace
@@ -74,6 +118,8 @@ void register_trace_command(CLI::App& app) {
         std::optional<int> repeat;
         bool no_rss = false;
         bool list = false;
+        bool quiet = false;
+        double timeout_s = kDefaultTimeoutS;
     };
     auto opt = std::make_shared<Options>();
     CLI::App* cmd = app.add_subcommand(
@@ -88,8 +134,14 @@ void register_trace_command(CLI::App& app) {
     cmd->add_option("--repeat", opt->repeat, "Timing iterations; each operator's time is the median (default 3)");
     cmd->add_flag("--no-rss", opt->no_rss, "Skip the resident-set measurement process");
     cmd->add_flag("--list", opt->list, "List the torchvision models and exit");
+    cmd->add_flag("-q,--quiet", opt->quiet, "No progress lines");
+    cmd->add_option("--timeout", opt->timeout_s,
+                    fmt::format("Stop the tracer after this many seconds (default {:g}, 3 hours; 0: no limit)",
+                                kDefaultTimeoutS))
+        ->check(CLI::Range(0.0, 1e7));
     cmd->callback([opt]() {
         guarded([&]() {
+            const SignalsNoted noted;  // from here on a signal stops the tracer rather than orphaning it
             const std::string python = find_torch_interpreter();
             std::vector<std::string> argv = {python, "-m", "tools.trace"};
             if (!opt->model.empty()) argv.push_back(opt->model);
@@ -104,14 +156,41 @@ void register_trace_command(CLI::App& app) {
             add("--repeat", opt->repeat ? std::to_string(*opt->repeat) : "");
             if (opt->no_rss) argv.emplace_back("--no-rss");
             if (opt->list) argv.emplace_back("--list");
+            if (opt->quiet) argv.emplace_back("--quiet");
+            argv.insert(argv.end(), {"--timeout", fmt::format("{:g}", opt->timeout_s)});
+            argv.insert(argv.end(), {"--report-fd", std::to_string(kReportFd)});
             // The tracer package lives in the source tree this binary was built from.
             const char* old_path = std::getenv("PYTHONPATH");
             const std::string path = std::string(MEMSIM_SOURCE_DIR) + (old_path && *old_path ? std::string(":") + old_path : "");
             setenv("PYTHONPATH", path.c_str(), 1);
             std::cout.flush();
-            const int status = run_process(argv, false);
-            if (status < 0) throw std::runtime_error(fmt::format("memsim trace: cannot start {}", python));
-            set_exit_code(status == 0 ? 0 : kExitError);
+            if (const int signum = SignalsNoted::received()) {  // while looking for the interpreter
+                std::cerr << fmt::format("memsim trace: interrupted by {}; no log was written\n", signal_name(signum));
+                std::signal(signum, SIG_DFL);
+                std::raise(signum);
+            }
+            // The tracer stops itself at --timeout; memsim's own deadline is the backstop
+            // for a process stuck where Python cannot run its handler.
+            const TracerEnd end = run_tracer(argv, opt->timeout_s > 0 ? opt->timeout_s + kGraceS : 0, kGraceS);
+            if (end.report == "ok" && end.forwarded_signal == 0) {  // the log and its sidecar are complete
+                if (!end.exited || end.status != 0)
+                    std::cerr << fmt::format("memsim trace: warning: the tracer reported its log complete, then ended "
+                                             "with {} {}\n", end.exited ? "exit status" : "signal",
+                                             end.exited ? std::to_string(end.status) : signal_name(end.status));
+                return;
+            }
+            remove_temporaries(opt->out, end.pid);
+            if (end.forwarded_signal != 0) {
+                if (end.report.empty())  // the tracer said nothing of it: say it here
+                    std::cerr << fmt::format("memsim trace: interrupted by {}; the tracer (pid {}) was stopped, no log "
+                                             "was written\n", signal_name(end.forwarded_signal), end.pid);
+                // End the way the signal would have ended memsim (the caller's shell sees it).
+                std::signal(end.forwarded_signal, SIG_DFL);
+                std::raise(end.forwarded_signal);
+            }
+            set_exit_code(kExitError);
+            if (end.report == "error") return;  // the tracer printed its one-line message
+            std::cerr << "memsim trace: error: " << unfinished_message(end, python, opt->model, opt->timeout_s) << "\n";
         });
     });
 }

@@ -63,7 +63,7 @@ std::string flow_yaml(const YAML::Node& node) {
 std::vector<std::string> policy_family_names() {
     std::vector<std::string> names{kNoPolicy};
     for (const SwapModeRow& row : swap_modes())
-        if (row.make()->moves_tensors()) names.emplace_back(row.name);
+        if (row.flags.moves_tensors) names.emplace_back(row.name);
     for (const std::string& name : eviction_heuristic_names()) names.push_back(name);
     for (const std::string& name : recompute_planner_names()) names.push_back(name);
     names.emplace_back(kHybrid);
@@ -81,8 +81,7 @@ std::vector<PolicyCandidate> policy_candidates(const Scenario& base, const std::
     std::vector<PolicyCandidate> out;
     if (chosen(kNoPolicy)) out.push_back({kNoPolicy, "no policy", bare_policy(base)});
     for (const SwapModeRow& mode : swap_modes()) {
-        const auto made = mode.make();
-        if (!made->moves_tensors() || !chosen(std::string(mode.name))) continue;
+        if (!mode.flags.moves_tensors || !chosen(std::string(mode.name))) continue;
         const auto add = [&](const std::string& prefetch) {
             YAML::Node policy = bare_policy(base);
             policy["swap"]["mode"] = std::string(mode.name);
@@ -94,12 +93,14 @@ std::vector<PolicyCandidate> policy_candidates(const Scenario& base, const std::
             }
             out.push_back({std::string(mode.name), label, policy});
         };
-        if (!made->uses_prefetch_rule()) {
+        if (!mode.flags.uses_prefetch_rule) {
             add("");
             continue;
         }
+        // The rules that run as named: every parameter has a default (or may stay unset).
         for (const PrefetchRow& rule : prefetch_rules())
-            if (rule.make.param == PrefetchParam::None) add(std::string(rule.name));
+            if (std::none_of(rule.params.begin(), rule.params.end(), [](const ParamSpec& p) { return p.required(); }))
+                add(std::string(rule.name));
     }
     for (const std::string& name : eviction_heuristic_names()) {
         if (!chosen(name)) continue;

@@ -1,6 +1,7 @@
 // The policies `memsim compare` runs, read from the policy tables (models/policy_table.h):
-// no policy; each swap mode that moves tensors, once per prefetch rule that takes no
-// parameter when the mode issues reads by prefetch rule (the best one is kept); each
+// no policy; each swap mode that moves tensors (its row's flags), once per prefetch rule
+// that runs without a parameter given when the mode issues reads by prefetch rule (the
+// best one is kept); each
 // recompute eviction heuristic; each recompute planner; hybrid (swap or drop per eviction).
 // Each keeps the scenario's other policy settings (allocator, semantics, swap selection).
 #pragma once

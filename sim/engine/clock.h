@@ -1,5 +1,5 @@
 // The simulated clock of one run and the one condition every actor waits on: now(),
-// wait_until (a stall of the GPU stream, logged), and the run's stop and error state.
+// wait_until (a stall of the GPU stream, logged and counted), and the run's error state.
 #pragma once
 
 #include <exception>
@@ -11,7 +11,6 @@
 
 #include "models/workload/workload.h"
 #include "sim/event_log.h"
-#include "sim/summary.h"
 
 namespace memsim {
 
@@ -23,7 +22,7 @@ struct RunStopped {
 
 class Clock {
 public:
-    Clock(Summary& summary, EventLog& log) : summary_(summary), log_(log) {}
+    explicit Clock(EventLog& log) : log_(log) {}
 
     void start();  // at the start of the SimGrid run
     [[nodiscard]] double now() const { return (simgrid::s4u::Engine::get_clock() - start_s_) * 1e3; }
@@ -45,7 +44,7 @@ public:
         if (error_) std::rethrow_exception(error_);
         const double end = now();
         if (end > start) {
-            summary_.stall_ms += end - start;
+            stall_ms_ += end - start;
             log_.add({lane::kStall, start, end, op, why, std::move(waited_for), 0});
         }
     }
@@ -56,16 +55,18 @@ public:
         cv_->wait(lock, ready);
     }
 
+    [[nodiscard]] double stall_ms() const { return stall_ms_; }  // every stall so far
+
     void fail(std::exception_ptr error) { error_ = std::move(error); }
     [[nodiscard]] const std::exception_ptr& error() const { return error_; }
 
 private:
-    Summary& summary_;
     EventLog& log_;
     simgrid::s4u::MutexPtr mutex_;
     simgrid::s4u::ConditionVariablePtr cv_;
     double start_s_ = 0;
     double op_clock_ms_ = 0;
+    double stall_ms_ = 0;
     std::exception_ptr error_;
 };
 

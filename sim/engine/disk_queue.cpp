@@ -3,18 +3,19 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/engine/swap_io.h"
+
 namespace memsim {
 
 namespace sg = simgrid::s4u;
 
-DiskQueue::DiskQueue(const Workload& w, const DiskSpec& disk, Clock& clock, EventLog& log, Summary& summary)
-    : w_(w), spec_(disk), clock_(clock), log_(log), summary_(summary), read_ms_per_byte_(1e3 / disk.read_bytes_per_s),
-      write_ms_per_byte_(1e3 / disk.write_bytes_per_s), queued_write_(w.tensors.size(), 0) {}
+DiskQueue::DiskQueue(const EngineContext& ctx)
+    : w_(ctx.workload), model_(ctx.config.platform.disk), clock_(ctx.clock), log_(ctx.log), disk_(ctx.platform.disk),
+      listener_(ctx.io), queued_write_(ctx.workload.tensors.size(), 0) {}
 
 void DiskQueue::enqueue(bool write, TensorId t, int op) {
     IoRequest r{write, t, w_.tensors[t].bytes, op, 0, false};
-    const double lat = r.write ? spec_.write_latency_ms : spec_.read_latency_ms;
-    r.predicted_ms = lat + static_cast<double>(r.bytes) * (r.write ? write_ms_per_byte_ : read_ms_per_byte_);
+    r.predicted_ms = model_.ms(r.write, r.bytes);
     free_pred_ms_ = (idle() ? clock_.now() : std::max(free_pred_ms_, clock_.now())) + r.predicted_ms;
     if (write && queued_write_[t] == 0) queued_write_[t] = front_seq_ + queue_.size() + 1;
     queue_.push_back(r);
@@ -55,18 +56,18 @@ void DiskQueue::serve() {
             const IoRequest r = pop();
             busy_ = true;
             const double start = clock_.now();
-            const double lat = r.write ? spec_.write_latency_ms : spec_.read_latency_ms;
+            const double lat = model_.latency_ms(r.write);
             if (lat > 0) sg::this_actor::sleep_for(lat / 1e3);
             const auto scaled = static_cast<sg_size_t>(std::llround(static_cast<double>(r.bytes) * SimPlatform::kDiskScale));
             if (scaled > 0) {
                 if (r.write) disk_->write(scaled);
                 else disk_->read(scaled);
             }
-            ++summary_.activities;
+            ++served_;
             busy_ = false;
             log_.add({r.write ? lane::kDiskWrite : lane::kDiskRead, start, clock_.now(), r.op, w_.tensors[r.tensor].name,
                       {r.tensor}, r.bytes});
-            listener_->on_io_done(r);
+            listener_.on_io_done(r);
             clock_.notify();
         }
     } catch (...) {
@@ -84,14 +85,6 @@ void DiskQueue::stop() {
 }
 
 double DiskQueue::backlog_ms() const { return std::max(0.0, free_pred_ms_ - clock_.now()); }
-
-double DiskQueue::read_ms(std::uint64_t bytes) const {
-    return spec_.read_latency_ms + static_cast<double>(bytes) * read_ms_per_byte_;
-}
-
-double DiskQueue::write_ms(std::uint64_t bytes) const {
-    return spec_.write_latency_ms + static_cast<double>(bytes) * write_ms_per_byte_;
-}
 
 double DiskQueue::completion_if_enqueued_ms(bool write, std::uint64_t bytes, double at_ms) const {
     const double start = std::max(at_ms, clock_.now() + backlog_ms());

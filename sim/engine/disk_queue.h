@@ -9,9 +9,10 @@
 #include <deque>
 #include <vector>
 
+#include "models/platform/transfer_model.h"
 #include "models/workload/workload.h"
 #include "sim/engine/clock.h"
-#include "sim/platform.h"
+#include "sim/engine/engine_context.h"
 
 namespace memsim {
 
@@ -33,12 +34,9 @@ public:
 
 class DiskQueue {
 public:
-    DiskQueue(const Workload& w, const DiskSpec& disk, Clock& clock, EventLog& log, Summary& summary);
+    // Served on the platform's disk; each served request is told to the swap side.
+    explicit DiskQueue(const EngineContext& ctx);
 
-    void attach(simgrid::s4u::Disk* disk, IoListener* listener) {
-        disk_ = disk;
-        listener_ = listener;
-    }
     void enqueue(bool write, TensorId t, int op);
     // Drops the tensor's write if it is still queued (not yet started); false otherwise.
     bool cancel_write(TensorId t);
@@ -46,12 +44,13 @@ public:
     void stop();   // a stopped or finished run: drop what is queued, let the actor end
 
     [[nodiscard]] bool idle() const { return live_ == 0 && !busy_; }
+    [[nodiscard]] std::uint64_t served() const { return served_; }  // I/Os done (SimGrid activities)
     // The queue's own predictions, from what is queued and in flight now (every request
-    // costs its latency plus bytes over the direction's bandwidth, as served).
+    // costs what the disk's transfer model says, as served).
     [[nodiscard]] double free_at_ms() const { return free_pred_ms_; }  // predicted end of the queue
     [[nodiscard]] double backlog_ms() const;                           // from now until it drains
-    [[nodiscard]] double read_ms(std::uint64_t bytes) const;           // one read, served alone
-    [[nodiscard]] double write_ms(std::uint64_t bytes) const;          // one write, served alone
+    [[nodiscard]] double read_ms(std::uint64_t bytes) const { return model_.read_ms(bytes); }  // one read, served alone
+    [[nodiscard]] double write_ms(std::uint64_t bytes) const { return model_.write_ms(bytes); }  // one write, served alone
     // When a request of `bytes` enqueued at `at_ms` (>= now) would complete, behind
     // everything queued now.
     [[nodiscard]] double completion_if_enqueued_ms(bool write, std::uint64_t bytes, double at_ms) const;
@@ -63,13 +62,12 @@ private:
     IoRequest pop();
 
     const Workload& w_;
-    const DiskSpec& spec_;
+    TransferModel model_;
     Clock& clock_;
     EventLog& log_;
-    Summary& summary_;
-    simgrid::s4u::Disk* disk_ = nullptr;
-    IoListener* listener_ = nullptr;
-    double read_ms_per_byte_, write_ms_per_byte_;
+    simgrid::s4u::Disk* disk_;
+    IoListener& listener_;
+    std::uint64_t served_ = 0;
     double free_pred_ms_ = 0;
     std::deque<IoRequest> queue_;   // cancelled requests stay until they reach the head
     std::uint64_t front_seq_ = 0;   // sequence number of queue_.front()

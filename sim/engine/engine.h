@@ -3,13 +3,13 @@
 
 #include "models/workload/exec_plan.h"
 #include "models/workload/workload.h"
-#include "sim/engine/run_config.h"
-#include "sim/simulation.h"
+#include "sim/engine/engine_config.h"
+#include "sim/engine/run_result.h"
 
 namespace memsim {
 
 // Out-of-memory and thrashing are results (summary.status); a broken invariant throws
-// InvariantError. The configuration is trusted: it comes from resolve_run_config.
-RunResult simulate(const Workload& w, const RunConfig& config, const ExecPlan& plan);
+// InvariantError. The configuration is trusted: it comes from resolve_engine_config.
+RunResult simulate(const Workload& w, const EngineConfig& config, const ExecPlan& plan);
 
 }  // namespace memsim

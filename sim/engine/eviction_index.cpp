@@ -7,7 +7,7 @@
 
 #include "models/recompute/tensor_graph.h"
 #include "sim/engine/memory_manager.h"
-#include "sim/simulation.h"
+#include "sim/engine/run_result.h"
 
 namespace memsim {
 

@@ -1,35 +1,44 @@
 #include "sim/engine/gpu_stream.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "sim/engine/policy_view.h"
-#include "sim/engine/run_config.h"
-#include "sim/simulation.h"
+#include "sim/engine/engine_config.h"
+#include "sim/engine/run_result.h"
 
 namespace memsim {
 
 namespace sg = simgrid::s4u;
 
-GpuStream::GpuStream(const Workload& w, const ExecPlan& plan, GpuStreamRules rules, TensorTable& tensors,
-                     MemoryManager& memory, SwapIo& io, SwapScheduler& swap, DiskQueue& disk, Clock& clock, EventLog& log,
-                     Summary& summary)
-    : w_(w), plan_(plan), rules_(rules), tensors_(tensors), memory_(memory), io_(io), swap_(swap), disk_(disk),
-      clock_(clock), log_(log), summary_(summary), compute_ms_scaled_(w.compute_ms() / rules_.gpu_speed_scale) {}
+namespace {
+
+bool has_plan_steps(const ExecPlan& plan) {
+    return std::any_of(plan.begin(), plan.end(), [](const PlanStep& p) { return p.kind != StepKind::Compute; });
+}
+
+}  // namespace
+
+GpuStream::GpuStream(const EngineContext& ctx)
+    : w_(ctx.workload), plan_(ctx.plan), speed_(ctx.config.platform.gpu_speed_scale), planned_(has_plan_steps(ctx.plan)),
+      budgeted_(ctx.config.budget.has_value()), max_overhead_(ctx.config.max_overhead), rules_(ctx.rules),
+      tensors_(ctx.tensors), memory_(ctx.memory), io_(ctx.io), swap_(ctx.swap), disk_(ctx.disk), clock_(ctx.clock), log_(ctx.log),
+      compute_ms_scaled_(ctx.workload.compute_ms() / speed_) {}
 
 void GpuStream::run() {
     try {
         for (TensorId t : w_.initial_tensors()) memory_.allocate(t, -1);
         for (const PlanStep& step : plan_) run_step(step);
-        if (rules_.storages) request_final_outputs();
+        rules_.at_end_of_plan();
         finish_iteration();
         finished_ = true;
     } catch (const RunStopped& stop) {
-        summary_.status = stop.status;
-        summary_.message = stop.message;
+        stopped_ = stop;
     } catch (...) {
         clock_.fail(std::current_exception());
     }
-    summary_.time_ms = clock_.now();
+    end_ms_ = clock_.now();
     disk_.stop();  // a stopped run (oom, thrash, error) drops what is still queued
 }
 
@@ -45,26 +54,23 @@ void GpuStream::run_step(const PlanStep& step) {
         return;
     }
     for (TensorId t : op.arrivals) memory_.allocate(t, i);  // constants declared just before this op
-    if (rules_.storages) request_outputs(i);
+    rules_.on_op_requested(i);
     swap_.before_op(i);
     // Inputs of the running operator are locked (not evictable) while it needs them.
-    lock_inputs(op, i, 0);
+    rules_.lock_inputs(op, i, 0);
     for (TensorId t : op.inputs) tensors_.mark_used(t);
-    if (rules_.storages) memory_.make_room_for(fresh_output_bytes(op), i);
+    rules_.make_room_for_outputs(op, i);
     for (TensorId t : op.outputs) {
         memory_.allocate(t, i);
         tensors_.lock(t);
     }
     run_exec(i, lane::kCompute, true);
-    summary_.compute_ms += op.cost_ms / rules_.gpu_speed_scale;
-    if (rules_.storages && !op.outputs.empty())
-        for (TensorId t : evictable_order(op.outputs, op.outputs.front())) tensors_.unlock(t);
-    else
-        for (TensorId t : op.outputs) tensors_.unlock(t);
+    counts_.compute_ms += op.cost_ms / speed_;
+    rules_.unlock_outputs(op);
     for (TensorId t : op.inputs) tensors_.unlock(t);
     for (TensorId t : op.release) release(t, i);
-    for (TensorId t : op.inputs) free_if_dead(t, i);
-    for (TensorId t : memory_.take_regenerated()) free_if_dead(t, i);
+    for (TensorId t : op.inputs) rules_.free_if_dead(t, i);
+    for (TensorId t : memory_.take_regenerated()) rules_.free_if_dead(t, i);
     if (i == w_.forward_end - 1) log_.forward_end_ms = clock_.now();
     swap_.after_op(i);
 }
@@ -81,34 +87,21 @@ void GpuStream::run_exec(int op, const char* lane_name, bool top_level, const st
     const double start = clock_.now();
     // Unnamed: nothing reads a SimGrid activity's name back, and copying the operator's
     // name into each one was a heap allocation per activity (the event log names it).
-    sg::this_actor::exec_init(o.cost_ms / rules_.gpu_speed_scale)->wait();
-    ++summary_.activities;
+    sg::this_actor::exec_init(o.cost_ms / speed_)->wait();
+    ++counts_.executions;
     clock_.advance_op_clock(o.cost_ms);
     log_.add({lane_name, start, clock_.now(), op, o.name, o.outputs, 0, for_tensor});
     for (const ScratchEvent& e : o.scratch)
         if (!e.alloc && tensors_[e.tensor].where == Where::Resident) memory_.free_memory(e.tensor, op);
-    // dtr semantics: inputs were stamped when locked; a recomputed tensor keeps the
-    // stamp its requester gave it. Elsewhere the policies' clock is the simulated one.
-    if (!rules_.dtr_runtime)
-        for (TensorId t : o.inputs) tensors_[t].last_access_ms = clock_.now();
-    if (!rules_.dtr_runtime)
-        for (TensorId t : o.outputs) tensors_[t].last_access_ms = clock_.now();
-    else if (top_level)
-        for (TensorId t : o.outputs) tensors_.stamp_access(t, clock_.op_clock_ms());
+    rules_.after_exec(o, top_level);
 }
 
 void GpuStream::ensure_resident(TensorId t, int op, int depth) {
     if (depth > static_cast<int>(w_.ops.size()) + 1)
         throw InvariantError(fmt::format("op {}: recomputation of tensor {} does not terminate", op, w_.tensors[t].name));
     TensorState& st = tensors_[t];
-    if (w_.tensors[t].alias_of >= 0 && rules_.storages) {
-        // dtr: a view is defined on its own; an undefined one re-runs its view op.
-        if (st.where != Where::Resident) recompute(w_.tensors[t].producer, op, depth, t);
-        return;
-    }
     if (w_.tensors[t].alias_of >= 0) {
-        ensure_resident(w_.tensors[t].alias_of, op, depth + 1);
-        st.where = Where::Resident;
+        rules_.make_view_resident(t, op, depth);
         return;
     }
     if (st.where == Where::Resident) {
@@ -125,43 +118,27 @@ void GpuStream::ensure_resident(TensorId t, int op, int depth) {
     const bool heuristic = memory_.heuristic() != nullptr;
     if (producer == kNoOp)
         throw InvariantError(fmt::format("op {}: tensor {} is needed but absent and has no producer", op, w_.tensors[t].name));
-    if (rules_.planned && !heuristic)
+    if (planned_ && !heuristic)
         throw InvariantError(fmt::format("op {} ({}): the execution plan needs tensor {} which it did not keep or "
                                          "recompute", op, w_.ops[op].name, w_.tensors[t].name));
-    if (st.where == Where::Absent && !st.released && !rules_.dtr_runtime && !heuristic)
+    if (st.where == Where::Absent && !st.released && !rules_.recomputes_unproduced_inputs() && !heuristic)
         throw InvariantError(fmt::format("op {} ({}): input tensor {} used before it was produced or after it was freed",
                                          op, w_.ops[op].name, w_.tensors[t].name));
     recompute(producer, op, depth, t);
 }
 
-// Locks every input first (a resident one must not be evicted while a missing one is
-// brought back), then makes the missing ones resident in input order.
-void GpuStream::lock_inputs(const Op& op, int for_op, int depth) {
-    if (rules_.storages) {
-        lock_inputs_by_storage(op, for_op, depth);
-        return;
-    }
-    if (rules_.dtr_runtime)
-        for (TensorId t : op.inputs) tensors_[t].last_access_ms = clock_.op_clock_ms();
-    for (TensorId t : op.inputs) tensors_.lock(t);
-    for (TensorId t : op.inputs) io_.swap_in_now(t, for_op);
-    for (TensorId t : op.inputs) ensure_resident(t, for_op, depth);
-}
-
 void GpuStream::recompute(int producer, int for_op, int depth, TensorId for_tensor) {
     const Op& p = w_.ops[producer];
-    lock_inputs(p, for_op, depth + 1);
-    // dtr: room for all the outputs first (those still present are computed twice and
-    // the copy dropped); only the regenerated ones are locked and re-enter the pool.
-    if (rules_.storages) memory_.make_room_for(fresh_output_bytes(p), for_op);
+    rules_.lock_inputs(p, for_op, depth + 1);
+    rules_.make_room_for_outputs(p, for_op);
     std::vector<TensorId> regenerated;
     for (TensorId out : p.outputs) {
-        if (tensors_[out].where != Where::Resident) {
+        const bool absent = tensors_[out].where != Where::Resident;
+        if (absent) {
             memory_.allocate(out, for_op);
             regenerated.push_back(out);
-            if (rules_.storages) tensors_.lock(out);
         }
-        if (!rules_.storages) tensors_.lock(out);
+        rules_.lock_recomputed_output(out, absent);
     }
     // Scratch another step still holds (allocated by the op, freed by a later one) is
     // not allocated twice; what this recomputation allocates it frees.
@@ -171,49 +148,44 @@ void GpuStream::recompute(int producer, int for_op, int depth, TensorId for_tens
     run_exec(producer, lane::kRecompute, false, &scratch, for_tensor);
     for (TensorId t : scratch)
         if (tensors_[t].where == Where::Resident) memory_.free_memory(t, for_op);
-    for (TensorId out : regenerated) {
-        if (rules_.storages && w_.tensors[out].alias_of >= 0) continue;  // a view: its storage was present
-        ++tensors_[out].recomputes;
-        if (memory_.heuristic()) memory_.heuristic()->on_rematerialized(memory_.view(), out);
-    }
-    if (rules_.storages)
-        for (TensorId out : evictable_order(regenerated, for_tensor)) tensors_.unlock(out);
-    else
-        for (TensorId out : p.outputs) tensors_.unlock(out);
+    for (TensorId out : regenerated) rules_.on_regenerated(out);
+    rules_.unlock_recomputed_outputs(p, regenerated, for_tensor);
     for (TensorId in : p.inputs) {
         tensors_.unlock(in);
-        // Brought back only to regenerate another tensor: kept (evictable) until the
-        // requesting op has run, so sibling branches do not regenerate it again.
-        if (tensors_[in].released && !rules_.planned && !rules_.dtr_runtime && !kept_as_source(in))
-            memory_.keep_regenerated(in);
+        rules_.after_recompute_input(in);
     }
-    ++summary_.recomputed_ops;
-    summary_.recompute_ms += p.cost_ms / rules_.gpu_speed_scale;
+    ++counts_.recomputed_ops;
+    counts_.recompute_ms += p.cost_ms / speed_;
     check_overhead(for_op);
 }
 
 void GpuStream::check_overhead(int for_op) const {
-    if (rules_.max_overhead && summary_.recompute_ms > *rules_.max_overhead * compute_ms_scaled())
+    if (max_overhead_ && counts_.recompute_ms > *max_overhead_ * compute_ms_scaled())
         throw RunStopped{"thrash", fmt::format("recomputation time {:.3f} ms exceeded {} x the compute time {:.3f} ms at op {}",
-                                               summary_.recompute_ms, *rules_.max_overhead, compute_ms_scaled(), for_op)};
+                                               counts_.recompute_ms, *max_overhead_, compute_ms_scaled(), for_op)};
     // Without a limit a thrashing heuristic (random on MobilenetV2 at 60%) recomputes
     // for ever and the event log eats the host's memory: stop runaways anyway.
-    if (!rules_.max_overhead && summary_.recompute_ms > kRunawayOverhead * compute_ms_scaled())
+    if (!max_overhead_ && counts_.recompute_ms > kRunawayOverhead * compute_ms_scaled())
         throw RunStopped{"thrash", fmt::format("recomputation time {:.3f} ms exceeded {} x the compute time {:.3f} ms at op {} "
                                                "(the built-in runaway limit; set policy.recompute.max_overhead)",
-                                               summary_.recompute_ms, kRunawayOverhead, compute_ms_scaled(), for_op)};
+                                               counts_.recompute_ms, kRunawayOverhead, compute_ms_scaled(), for_op)};
 }
 
-// A tensor brought back only for a recomputation after its last use goes again.
+// A tensor brought back for a recomputation after its last use goes again (a plan frees
+// what it recomputed with its own Release steps).
 // Under a recomputation budget a constant or input (no producer) is never freed before
 // the end, as in the published DTR runtime: an evicted tensor computed from it may need
 // it again to be recomputed, and nothing could bring it back.
 bool GpuStream::kept_as_source(TensorId t) const {
-    return memory_.heuristic() && rules_.budgeted && w_.tensors[t].producer == kNoOp;
+    return memory_.heuristic() && budgeted_ && w_.tensors[t].producer == kNoOp;
+}
+
+void GpuStream::keep_regenerated_input(TensorId t) {
+    if (tensors_[t].released && !planned_ && !kept_as_source(t)) memory_.keep_regenerated(t);
 }
 
 void GpuStream::free_if_dead(TensorId t, int op) {
-    if (rules_.dtr_runtime || rules_.planned || kept_as_source(t)) return;  // a plan frees what it recomputed with its own Release steps
+    if (planned_ || kept_as_source(t)) return;
     const TensorState& st = tensors_[t];
     if (st.released && st.where == Where::Resident && st.locks == 0 && !st.writing && !st.reading) memory_.free_memory(t, op);
 }
@@ -222,8 +194,8 @@ void GpuStream::release(TensorId t, int op, bool plan_step) {
     TensorState& st = tensors_[t];
     // A plan keeps a source (no producer) past its op's release for recomputations and
     // frees it with a Release step of its own.
-    if (rules_.planned && !plan_step && w_.tensors[t].producer == kNoOp) return;
-    if (rules_.planned) {
+    if (planned_ && !plan_step && w_.tensors[t].producer == kNoOp) return;
+    if (planned_) {
         // A planner's Release (early, or of a copy recomputed after its last use) and an
         // op's release list both free whatever copy is resident, as plan_replay counts.
         st.released = true;
@@ -232,18 +204,7 @@ void GpuStream::release(TensorId t, int op, bool plan_step) {
         return;
     }
     if (st.released) return;  // already gone
-    // dtr: a view's release is its storage's (the root's release, when the last goes).
-    if (rules_.storages && w_.tensors[t].alias_of >= 0) return;
-    st.released = true;
-    if (kept_as_source(t)) return;  // stays resident until the end of the iteration
-    if (rules_.dtr_runtime && st.where == Where::Resident && st.locks == 0) {
-        memory_.drop(t, op);  // the published DTR runtime: freed at once but still recomputable
-        return;
-    }
-    if (rules_.dtr_runtime && st.where == Where::Evicted) return;
-    if (st.where == Where::Resident && !st.writing && !st.written) memory_.free_memory(t, op);
-    else if (st.where == Where::OnDisk || st.where == Where::Evicted) st.where = Where::Absent;
-    // A tensor still being written is freed when its write ends.
+    rules_.release(t, op);
 }
 
 void GpuStream::finish_iteration() {

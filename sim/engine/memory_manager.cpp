@@ -7,15 +7,24 @@
 
 #include "sim/engine/oom_report.h"
 #include "sim/engine/policy_view.h"
-#include "sim/simulation.h"
+#include "sim/engine/semantics_rules.h"
+#include "sim/engine/swap_io.h"
+#include "sim/engine/run_result.h"
 
 namespace memsim {
 
-MemoryManager::MemoryManager(const Workload& w, TensorTable& tensors, Clock& clock, EventLog& log, Summary& summary,
-                             std::unique_ptr<Allocator> allocator, std::optional<std::uint64_t> budget, EvictionPolicy policy)
-    : w_(w), tensors_(tensors), clock_(clock), log_(log), summary_(summary), allocator_(std::move(allocator)),
-      budget_(budget), policy_(std::move(policy)) {
+MemoryManager::MemoryManager(const EngineContext& ctx, EvictionPolicy policy)
+    : w_(ctx.workload), tensors_(ctx.tensors), clock_(ctx.clock), log_(ctx.log), allocator_(ctx.config.make_allocator()),
+      budget_(ctx.config.budget), policy_(std::move(policy)), rules_(ctx.rules), spiller_(ctx.io), view_(ctx.view) {
+    allocator_->set_capacity(budget_);
     allocator_->prepare(w_);
+}
+
+void MemoryManager::record_allocator_events(int op) const {
+    std::vector<AllocatorEvent> events;
+    allocator_->take_events(events);
+    if (!log_.recording) return;
+    for (const AllocatorEvent& e : events) log_.allocator_events.push_back({clock_.now(), op, e});
 }
 
 MemoryManager::~MemoryManager() = default;
@@ -28,6 +37,7 @@ void MemoryManager::allocate(TensorId t, int op) {
     }
     if (budget_) make_room(bytes, op);
     allocator_->allocate(t, bytes);
+    record_allocator_events(op);
     log_.resident(clock_.now(), t, true);
     live_bytes_ += bytes;
     live_peak_ = std::max(live_peak_, live_bytes_);
@@ -35,7 +45,7 @@ void MemoryManager::allocate(TensorId t, int op) {
     st.where = Where::Resident;
     tensors_.stamp_evictable(t);
     tensors_.list_evictable(t);
-    if (!policy_.dtr_runtime) st.last_access_ms = view_->now_ms();  // dtr: stamped by lock and compute only
+    rules_.on_allocated(t);
     sample();
 }
 
@@ -51,6 +61,7 @@ void MemoryManager::free_memory(TensorId t, int op) {
     if (live_bytes_ < bytes)
         throw InvariantError(fmt::format("op {}: freeing tensor {} would make memory negative", op, w_.tensors[t].name));
     allocator_->release(t);
+    record_allocator_events(op);
     tensors_.unlist_evictable(t);
     log_.resident(clock_.now(), t, false);
     live_bytes_ -= bytes;
@@ -61,19 +72,16 @@ void MemoryManager::free_memory(TensorId t, int op) {
 bool MemoryManager::evictable(TensorId t) const {
     const TensorState& st = std::as_const(tensors_)[t];  // a read: not a change (TensorTable::touch)
     const Tensor& tensor = w_.tensors[t];
-    // In dtr semantics a tensor recomputed after its release stays an ordinary
-    // evictable tensor (the published runtime); otherwise it has no future use left.
     return st.where == Where::Resident && !st.writing && !st.reading && st.locks == 0 && !tensor.constant &&
-           tensor.producer != kNoOp && !tensor.scratch && tensor.alias_of < 0 &&
-           (policy_.dtr_runtime || tensors_.has_future_use(t));
+           tensor.producer != kNoOp && !tensor.scratch && tensor.alias_of < 0 && rules_.evictable_by_use(t);
 }
 
 // Budget enforcement: wait for writes that will free memory, then evict (drop for
 // recomputation, or swap out), else the run is out of memory.
 void MemoryManager::make_room(std::uint64_t bytes, int op) {
     while (allocator_->footprint_if_allocated(bytes) > *budget_) {
-        if (spiller_->writes_will_free()) {
-            clock_.wait_until([&] { return !spiller_->writes_will_free() || allocator_->footprint_if_allocated(bytes) <= *budget_; },
+        if (spiller_.writes_will_free()) {
+            clock_.wait_until([&] { return !spiller_.writes_will_free() || allocator_->footprint_if_allocated(bytes) <= *budget_; },
                               op, "waiting for swap-outs to free memory");
             continue;
         }
@@ -95,8 +103,12 @@ void MemoryManager::make_room(std::uint64_t bytes, int op) {
 }
 
 void MemoryManager::out_of_memory(std::uint64_t bytes, int op) const {
-    throw RunStopped{"oom", oom_message(w_, tensors_, *allocator_, *budget_, bytes, op, [&](TensorId t) { return evictable(t); },
-                                        policy_.heuristic || policy_.spill)};
+    // The allocator's own account first (torch_caching frees its cache trying, as PyTorch does).
+    const std::string figures = allocator_->out_of_memory(bytes);
+    record_allocator_events(op);
+    const std::string message = oom_message(w_, tensors_, *allocator_, *budget_, bytes, op, [&](TensorId t) { return evictable(t); },
+                                            policy_.heuristic || policy_.spill);
+    throw RunStopped{"oom", figures.empty() ? message : message + "; " + figures};
 }
 
 // A dead tensor brought back for a regeneration stays while the requesting op runs,
@@ -127,7 +139,7 @@ std::vector<TensorId> MemoryManager::evictable_candidates() const {
 // A staleness-form heuristic's candidates are indexed from the first eviction on.
 bool MemoryManager::staleness_index_ready() {
     if (!index_ && policy_.heuristic && policy_.heuristic->has_staleness_cost())
-        index_ = std::make_unique<EvictionIndex>(w_, tensors_, *this, *policy_.heuristic, *view_);
+        index_ = std::make_unique<EvictionIndex>(w_, tensors_, *this, *policy_.heuristic, view_);
     return index_ != nullptr;
 }
 
@@ -145,18 +157,17 @@ TensorId MemoryManager::choose_indexed(int op) {
 }
 
 TensorId MemoryManager::choose_victim(const std::vector<TensorId>& candidates, int op) {
-    if (policy_.heuristic) return candidates[policy_.heuristic->choose(*view_, candidates)];
-    return policy_.victim->choose(*view_, candidates, op);
+    if (policy_.heuristic) return candidates[policy_.heuristic->choose(view_, candidates)];
+    return policy_.victim->choose(view_, candidates, op);
 }
 
 void MemoryManager::evict(TensorId t, int op) {
-    ++summary_.evictions;
-    const bool to_disk = policy_.hybrid ? swap_is_cheaper(*view_, t) : policy_.spill;
-    ++(to_disk ? summary_.evictions_to_disk : summary_.drops);
-    if (policy_.hybrid) ++(to_disk ? hybrid_.swapped : hybrid_.dropped);
+    const bool to_disk = policy_.hybrid ? swap_is_cheaper(view_, t) : policy_.spill;
+    ++(to_disk ? evictions_.to_disk : evictions_.dropped);
+    if (policy_.hybrid) ++(to_disk ? evictions_.hybrid_swapped : evictions_.hybrid_dropped);
     log_.mark(to_disk ? mark::kEvictToDisk : mark::kDrop, clock_.now(), op, t, w_.tensors[t].bytes);
     if (to_disk) {
-        spiller_->spill(t, op);  // the write holds the memory until done; this op waits for it
+        spiller_.spill(t, op);  // the write holds the memory until done; this op waits for it
         return;
     }
     drop(t, op);
@@ -165,10 +176,8 @@ void MemoryManager::evict(TensorId t, int op) {
 void MemoryManager::drop(TensorId t, int op) {
     free_memory(t, op);
     tensors_[t].where = Where::Evicted;
-    if (storages_)
-        for (TensorId v : storages_->views(t))
-            if (tensors_[v].where == Where::Resident) tensors_[v].where = Where::Evicted;
-    if (policy_.heuristic) policy_.heuristic->on_evicted(*view_, t);
+    rules_.on_dropped(t);
+    if (policy_.heuristic) policy_.heuristic->on_evicted(view_, t);
 }
 
 }  // namespace memsim

@@ -16,6 +16,7 @@
 #include "models/recompute/eviction_heuristic.h"
 #include "models/swap/victim/victim_rule.h"
 #include "sim/engine/clock.h"
+#include "sim/engine/engine_context.h"
 #include "sim/engine/eviction_index.h"
 #include "sim/engine/tensor_state.h"
 
@@ -35,28 +36,23 @@ struct EvictionPolicy {
     std::unique_ptr<VictimRule> victim;            // chooses otherwise (on-demand swapping)
     bool spill = false;   // evictions go to disk (else they are dropped for recomputation)
     bool hybrid = false;  // each eviction swaps or drops, whichever is cheaper
-    bool dtr_runtime = false;  // the published DTR runtime's evictability rule
 };
 
-// Hybrid evictions by outcome (summary details).
-struct HybridTally {
-    std::uint64_t swapped = 0, dropped = 0;
+// Forced evictions by outcome (the summary's evictions, and the hybrid's details).
+struct EvictionCounts {
+    std::uint64_t to_disk = 0, dropped = 0;
+    std::uint64_t hybrid_swapped = 0, hybrid_dropped = 0;
 };
 
 class PolicyView;
 
 class MemoryManager {
 public:
-    MemoryManager(const Workload& w, TensorTable& tensors, Clock& clock, EventLog& log, Summary& summary,
-                  std::unique_ptr<Allocator> allocator, std::optional<std::uint64_t> budget, EvictionPolicy policy);
+    // The allocator and the budget from the context's configuration; swap-outs go to the
+    // context's swap side (a Spiller), policies read the context's view.
+    MemoryManager(const EngineContext& ctx, EvictionPolicy policy);
     ~MemoryManager();
 
-    void connect(Spiller* spiller, const PolicyView* view) {
-        spiller_ = spiller;
-        view_ = view;
-    }
-    // dtr semantics: dropping a storage undefines its views (docs/recompute.md).
-    void connect_storages(const StorageBook* book) { storages_ = book; }
     // Evicts until `bytes` more fit the budget (the published DTR runtime makes room for
     // all of an op's outputs at once, already-present ones included).
     void make_room_for(std::uint64_t bytes, int op) {
@@ -72,13 +68,13 @@ public:
     std::vector<TensorId> take_regenerated() { return std::exchange(regenerated_dead_, {}); }
 
     [[nodiscard]] EvictionHeuristic* heuristic() const { return policy_.heuristic.get(); }
-    [[nodiscard]] const PolicyView& view() const { return *view_; }
+    [[nodiscard]] const PolicyView& view() const { return view_; }
     [[nodiscard]] const Allocator& allocator() const { return *allocator_; }
     [[nodiscard]] bool fits(std::uint64_t bytes) const { return !budget_ || allocator_->footprint_if_allocated(bytes) <= *budget_; }
     [[nodiscard]] std::optional<std::uint64_t> budget() const { return budget_; }
     [[nodiscard]] std::uint64_t live_bytes() const { return live_bytes_; }
     [[nodiscard]] std::uint64_t live_peak() const { return live_peak_; }
-    [[nodiscard]] const HybridTally& hybrid_tally() const { return hybrid_; }
+    [[nodiscard]] const EvictionCounts& evictions() const { return evictions_; }
 
 private:
     void make_room(std::uint64_t bytes, int op);
@@ -89,22 +85,23 @@ private:
     TensorId choose_indexed(int op);
     void evict(TensorId t, int op);
     [[noreturn]] void out_of_memory(std::uint64_t bytes, int op) const;
-    void sample() { log_.sample(clock_.now(), allocator_->footprint_bytes(), live_bytes_); }
+    void sample() { log_.sample(clock_.now(), allocator_->footprint_bytes(), live_bytes_, allocator_->allocated_bytes()); }
+    // What the allocator did (torch_caching's segments and blocks) into the log.
+    void record_allocator_events(int op) const;
 
     const Workload& w_;
     TensorTable& tensors_;
     Clock& clock_;
     EventLog& log_;
-    Summary& summary_;
     std::unique_ptr<Allocator> allocator_;
     std::optional<std::uint64_t> budget_;
     EvictionPolicy policy_;
-    Spiller* spiller_ = nullptr;
-    const PolicyView* view_ = nullptr;
+    SemanticsRules& rules_;
+    Spiller& spiller_;
+    const PolicyView& view_;
     std::uint64_t live_bytes_ = 0, live_peak_ = 0;
-    HybridTally hybrid_;
+    EvictionCounts evictions_;
     std::vector<TensorId> regenerated_dead_;  // dead tensors a regeneration brought back
-    const StorageBook* storages_ = nullptr;
     std::unique_ptr<EvictionIndex> index_;  // a staleness-form heuristic's candidates
 };
 

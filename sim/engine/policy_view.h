@@ -8,28 +8,24 @@
 #include "models/swap/victim/victim_rule.h"
 #include "sim/engine/disk_queue.h"
 #include "sim/engine/memory_manager.h"
+#include "sim/engine/semantics_rules.h"
 
 namespace memsim {
 
 class PolicyView final : public EvictionView, public VictimView, public SwapOrDropView {
 public:
-    PolicyView(const Workload& w, const TensorTable& tensors, const Clock& clock, const MemoryManager& memory,
-               const DiskQueue& disk, double gpu_speed_scale, bool op_clock, const StorageBook* storages = nullptr)
-        : w_(w), tensors_(tensors), clock_(clock), memory_(memory), disk_(disk), speed_(gpu_speed_scale), op_clock_(op_clock),
-          storages_(storages) {}
+    explicit PolicyView(const EngineContext& ctx)
+        : w_(ctx.workload), tensors_(ctx.tensors), rules_(ctx.rules), memory_(ctx.memory), disk_(ctx.disk),
+          speed_(ctx.config.platform.gpu_speed_scale) {}
 
     const Workload& workload() const override { return w_; }
-    double now_ms() const override { return op_clock_ ? clock_.op_clock_ms() : clock_.now(); }
+    double now_ms() const override { return rules_.policy_now_ms(); }
     bool resident(TensorId t) const override { return tensors_[t].where == Where::Resident; }
     bool evicted(TensorId t) const override { return tensors_[t].where == Where::Evicted; }
     bool on_disk(TensorId t) const override { return tensors_[t].where == Where::OnDisk; }
     double last_access_ms(TensorId t) const override { return tensors_[t].last_access_ms; }
     int recompute_count(TensorId t) const override { return tensors_[t].recomputes; }
-    double compute_cost_ms(TensorId t) const override {
-        if (storages_) return storages_->cost_ms(storages_->storage(t));  // dtr: the storage's cost so far
-        const int p = w_.tensors[t].producer;
-        return p == kNoOp ? 0.0 : w_.ops[p].cost_ms;
-    }
+    double compute_cost_ms(TensorId t) const override { return rules_.compute_cost_ms(t); }
     std::uint64_t free_neighbour_bytes(TensorId t) const override { return memory_.allocator().free_neighbour_bytes(t); }
 
     double ms_until_next_use(TensorId t, int op) const override { return tensors_.ms_until_next_use(t, op); }
@@ -42,12 +38,10 @@ public:
 private:
     const Workload& w_;
     const TensorTable& tensors_;
-    const Clock& clock_;
+    const SemanticsRules& rules_;
     const MemoryManager& memory_;
     const DiskQueue& disk_;
     double speed_;
-    bool op_clock_;
-    const StorageBook* storages_;
 };
 
 }  // namespace memsim

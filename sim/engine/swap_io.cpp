@@ -4,14 +4,14 @@
 
 #include <fmt/format.h>
 
+#include "sim/engine/semantics_rules.h"
 #include "sim/simulation.h"
 
 namespace memsim {
 
-SwapIo::SwapIo(const Workload& w, TensorTable& tensors, MemoryManager& memory, DiskQueue& disk, Clock& clock, EventLog& log,
-               Summary& summary, bool defer_write_frees)
-    : w_(w), tensors_(tensors), memory_(memory), disk_(disk), clock_(clock), log_(log), summary_(summary),
-      defer_write_frees_(defer_write_frees), write_seq_(w.tensors.size(), 0) {}
+SwapIo::SwapIo(const EngineContext& ctx)
+    : w_(ctx.workload), tensors_(ctx.tensors), memory_(ctx.memory), disk_(ctx.disk), clock_(ctx.clock), log_(ctx.log),
+      rules_(ctx.rules), write_seq_(ctx.workload.tensors.size(), 0) {}
 
 void SwapIo::write(TensorId t, int op) {
     TensorState& st = tensors_[t];
@@ -53,7 +53,7 @@ void SwapIo::use_in_place(TensorId t, int op) {
         st.writing = false;
         set_keep_resident(t, false);
         end_write(t);
-        ++cancelled_writes_;
+        ++counts_.cancelled_writes;
         log_.mark(mark::kCancelWrite, clock_.now(), op, t, w_.tensors[t].bytes);
     }
     if (st.written) {
@@ -76,28 +76,28 @@ bool SwapIo::writes_will_free() const { return in_flight_writes_.size() > kept_w
 void SwapIo::on_io_done(const IoRequest& r) {
     TensorState& st = tensors_[r.tensor];
     if (r.write) {
-        summary_.bytes_written += r.bytes;
-        ++summary_.swap_writes;
+        counts_.bytes_written += r.bytes;
+        ++counts_.writes;
         st.writing = false;
         st.has_disk_copy = true;
         end_write(r.tensor);
         if (st.keep_resident) return;
-        if (defer_write_frees_) {
-            st.written = true;  // freed at the next sync point (reference rule)
-            written_unfreed_.push_back(r.tensor);
-            return;
-        }
-        free_to_disk(r.tensor, r.op);
+        rules_.on_write_done(r.tensor, r.op);
     } else {
-        summary_.bytes_read += r.bytes;
-        ++summary_.swap_reads;
+        counts_.bytes_read += r.bytes;
+        ++counts_.reads;
         st.reading = false;
     }
 }
 
+void SwapIo::free_at_next_sync_point(TensorId t) {
+    tensors_[t].written = true;
+    written_unfreed_.push_back(t);
+}
+
 void SwapIo::free_to_disk(TensorId t, int op) {
     memory_.free_memory(t, op);
-    summary_.swap_freed_bytes += w_.tensors[t].bytes;
+    counts_.freed_bytes += w_.tensors[t].bytes;
     TensorState& st = tensors_[t];
     st.where = st.released ? Where::Absent : Where::OnDisk;
     st.written = false;
@@ -118,7 +118,7 @@ void SwapIo::free_pending_writes(int op) {
         if (st.written && st.where == Where::Resident && !st.keep_resident) {
             set_keep_resident(t, true);  // the write's completion must not free it again
             memory_.free_memory(t, op);
-            summary_.swap_freed_bytes += w_.tensors[t].bytes;
+            counts_.freed_bytes += w_.tensors[t].bytes;
             st.where = Where::OnDisk;
             st.has_disk_copy = true;
         }

@@ -1,7 +1,7 @@
 // Swapping at the tensor level: a swap-out holds the tensor's memory until its write
 // ends, a swap-in allocates before its read is queued; a tensor needed again while its
-// write is pending is used in place. Under semantics that defer frees (the reference),
-// finished writes keep their memory until the swap mode's next sync point.
+// write is pending is used in place. When a write ends the semantics' rules free its
+// tensor at once, or (the reference's) at the swap mode's next sync point.
 #pragma once
 
 #include <cstdint>
@@ -15,8 +15,7 @@ namespace memsim {
 
 class SwapIo final : public Spiller, public IoListener {
 public:
-    SwapIo(const Workload& w, TensorTable& tensors, MemoryManager& memory, DiskQueue& disk, Clock& clock, EventLog& log,
-           Summary& summary, bool defer_write_frees);
+    explicit SwapIo(const EngineContext& ctx);
 
     void write(TensorId t, int op);
     void read(TensorId t, int op);
@@ -26,14 +25,24 @@ public:
     void use_in_place(TensorId t, int op);
     void free_finished_writes(int op);  // frees every finished write in FIFO order
     void free_pending_writes(int op);   // the reference's end-of-forward quirk
-    [[nodiscard]] std::uint64_t cancelled_writes() const { return cancelled_writes_; }
+    // A written tensor's memory: freed now (it is on disk), or at the next sync point
+    // (free_finished_writes).
+    void free_to_disk(TensorId t, int op);
+    void free_at_next_sync_point(TensorId t);
+    // What the swap side moved: the summary's swap counters.
+    struct Counts {
+        std::uint64_t writes = 0, reads = 0;                  // completed
+        std::uint64_t bytes_written = 0, bytes_read = 0;
+        std::uint64_t freed_bytes = 0;                        // left device memory when their write completed
+        std::uint64_t cancelled_writes = 0;                   // dropped from the queue: needed again first
+    };
+    [[nodiscard]] const Counts& counts() const { return counts_; }
 
     void spill(TensorId t, int op) override;
     [[nodiscard]] bool writes_will_free() const override;
     void on_io_done(const IoRequest& r) override;
 
 private:
-    void free_to_disk(TensorId t, int op);
     void end_write(TensorId t);
     // Every change of keep_resident goes through here: kept_writes_ counts the writes in
     // flight whose tensor stays (so writes_will_free() is O(1), not a scan).
@@ -45,14 +54,13 @@ private:
     DiskQueue& disk_;
     Clock& clock_;
     EventLog& log_;
-    Summary& summary_;
-    bool defer_write_frees_;
+    SemanticsRules& rules_;
     std::map<std::uint64_t, TensorId> in_flight_writes_;  // by issue order
     std::vector<std::uint64_t> write_seq_;                // per tensor: its key in in_flight_writes_
     std::uint64_t next_write_seq_ = 0;
     std::size_t kept_writes_ = 0;  // in-flight writes whose tensor has keep_resident
     std::vector<TensorId> written_unfreed_;
-    std::uint64_t cancelled_writes_ = 0;
+    Counts counts_;
 };
 
 }  // namespace memsim

@@ -3,16 +3,13 @@
 #include <algorithm>
 
 #include "sim/engine/gpu_stream.h"
+#include "sim/engine/semantics_rules.h"
 
 namespace memsim {
 
-SwapScheduler::SwapScheduler(const Workload& w, TensorTable& tensors, const MemoryManager& memory, SwapIo& io,
-                             const DiskQueue& disk, Clock& clock, std::unique_ptr<SwapMode> mode,
-                             std::unique_ptr<PrefetchRule> prefetch, bool reference_forward_end,
-                             double gpu_speed_scale, NoPrefetchPeak no_prefetch_peak)
-    : w_(w), tensors_(tensors), io_(io), clock_(clock), mode_(std::move(mode)), prefetch_(std::move(prefetch)),
-      read_queue_(w, tensors, memory, disk, clock, plan_, gpu_speed_scale, std::move(no_prefetch_peak)),
-      reference_forward_end_(reference_forward_end) {}
+SwapScheduler::SwapScheduler(const EngineContext& ctx, std::unique_ptr<SwapMode> mode, std::unique_ptr<PrefetchRule> prefetch)
+    : w_(ctx.workload), tensors_(ctx.tensors), io_(ctx.io), clock_(ctx.clock), rules_(ctx.rules), mode_(std::move(mode)),
+      prefetch_(std::move(prefetch)), read_queue_(ctx, plan_), gpu_(ctx.stream) {}
 
 // Swap-ins this op needs, issued according to the mode; prefetch for later ops.
 void SwapScheduler::before_op(int op) {
@@ -50,17 +47,10 @@ void SwapScheduler::wait_writes_after(int op, int at_op, const char* why) {
 // Issues every needed read at once (FIFO order = input order), then waits for each.
 void SwapScheduler::make_inputs_resident(int op) {
     for (TensorId t : w_.ops[op].inputs) io_.swap_in_now(t, op);
-    for (TensorId t : w_.ops[op].inputs) gpu_->ensure_resident(t, op);
+    for (TensorId t : w_.ops[op].inputs) gpu_.ensure_resident(t, op);
 }
 
-bool SwapScheduler::free_pending_writes_at_forward_end() {
-    if (!reference_forward_end_) return false;
-    const int f = w_.forward_end;
-    io_.free_pending_writes(f);
-    issue_reads(f, f);  // the first read, queued behind every pending write
-    next_group_ = f + 1;
-    return true;
-}
+bool SwapScheduler::free_pending_writes_at_forward_end() { return rules_.free_pending_writes_at_forward_end(); }
 
 // At the start of backward op `op`, issue the reads the prefetch rule wants now.
 void SwapScheduler::prefetch(int op) {
@@ -68,13 +58,12 @@ void SwapScheduler::prefetch(int op) {
     if (next_group_ < op) next_group_ = op;
     prefetch_->begin(read_queue_, op);
     while (next_group_ < n && prefetch_->issue_now(read_queue_, op, next_group_)) {
-        issue_prefetch(next_group_, op);
+        rules_.issue_prefetch(next_group_, op);
         ++next_group_;
     }
 }
 
 void SwapScheduler::issue_prefetch(int consumer, int at_op) {
-    if (reference_forward_end_) return issue_reads(consumer, at_op);  // the reference's rule
     for (TensorId t : plan_.in_for[consumer]) {
         const TensorState& st = tensors_[t];
         if (st.where == Where::Resident && st.writing && !st.keep_resident) io_.use_in_place(t, at_op);

@@ -11,24 +11,20 @@
 #include "models/swap/mode/swap_mode.h"
 #include "models/swap/prefetch/prefetch_rule.h"
 #include "models/swap/swap_plan.h"
+#include "sim/engine/engine_context.h"
 #include "sim/engine/swap_io.h"
 
 namespace memsim {
 
 class GpuStream;
 
-// The no-prefetch peak, asked for when a prefetch rule first needs it (it may still be
-// being measured in a child process); empty when the run has none.
-using NoPrefetchPeak = std::function<std::optional<std::uint64_t>()>;
-
 // What the prefetch rules read: the disk queue's predictions, the compute ahead and
 // whether a read group fits the budget now.
 class ReadQueueView final : public PrefetchView {
 public:
-    ReadQueueView(const Workload& w, const TensorTable& tensors, const MemoryManager& memory, const DiskQueue& disk,
-                  const Clock& clock, const SwapPlan& plan, double gpu_speed_scale, NoPrefetchPeak no_prefetch_peak)
-        : w_(w), tensors_(tensors), memory_(memory), disk_(disk), clock_(clock), plan_(plan), speed_(gpu_speed_scale),
-          no_prefetch_peak_(std::move(no_prefetch_peak)) {}
+    ReadQueueView(const EngineContext& ctx, const SwapPlan& plan)
+        : w_(ctx.workload), tensors_(ctx.tensors), memory_(ctx.memory), disk_(ctx.disk), clock_(ctx.clock), plan_(plan),
+          speed_(ctx.config.platform.gpu_speed_scale), no_prefetch_peak_(ctx.config.no_prefetch_peak) {}
 
     double now_ms() const override { return clock_.now(); }
     int op_count() const override { return static_cast<int>(w_.ops.size()); }
@@ -57,18 +53,16 @@ private:
     const Clock& clock_;
     const SwapPlan& plan_;
     double speed_;
-    NoPrefetchPeak no_prefetch_peak_;
+    const NoPrefetchPeak& no_prefetch_peak_;
     std::vector<std::int64_t> planned_during_, op_alloc_;
 };
 
 class SwapScheduler final : public SwapActions {
 public:
-    SwapScheduler(const Workload& w, TensorTable& tensors, const MemoryManager& memory, SwapIo& io, const DiskQueue& disk,
-                  Clock& clock, std::unique_ptr<SwapMode> mode, std::unique_ptr<PrefetchRule> prefetch, bool reference_forward_end,
-                  double gpu_speed_scale, NoPrefetchPeak no_prefetch_peak);
+    SwapScheduler(const EngineContext& ctx, std::unique_ptr<SwapMode> mode, std::unique_ptr<PrefetchRule> prefetch);
 
-    void connect(GpuStream* gpu) { gpu_ = gpu; }
     [[nodiscard]] bool moves_tensors() const { return mode_->moves_tensors(); }
+    [[nodiscard]] bool has_sync_points() const { return mode_->has_sync_points(); }
     [[nodiscard]] const SwapPlan& plan() const { return plan_; }
     void set_plan(SwapPlan plan) {
         plan_ = std::move(plan);
@@ -87,23 +81,26 @@ public:
     void free_finished_writes(int at_op) override { io_.free_finished_writes(at_op); }
     void make_inputs_resident(int op) override;
     void prefetch(int op) override;
-    // A prefetched group under the simulated semantics: reads of tensors on disk, and a
+    bool free_pending_writes_at_forward_end() override;
+
+    // A prefetched group as memsim's own rules issue it: reads of tensors on disk, and a
     // tensor still being written is kept (its queued write dropped, one in flight frees
     // nothing): it is needed soon, and keeping it costs the memory its read would.
     void issue_prefetch(int consumer, int at_op);
-    bool free_pending_writes_at_forward_end() override;
+    // Prefetch rounds go on from the group of op `op` (the groups before it are issued).
+    void prefetch_from(int op) { next_group_ = op; }
 
 private:
     const Workload& w_;
     TensorTable& tensors_;
     SwapIo& io_;
     Clock& clock_;
+    SemanticsRules& rules_;
     std::unique_ptr<SwapMode> mode_;
     std::unique_ptr<PrefetchRule> prefetch_;
     SwapPlan plan_;
     ReadQueueView read_queue_;
-    bool reference_forward_end_;
-    GpuStream* gpu_ = nullptr;
+    GpuStream& gpu_;
     int next_group_ = 0;  // the first backward op whose reads are not issued yet
 };
 

@@ -4,9 +4,9 @@
 
 namespace memsim {
 
-TensorTable::TensorTable(const Workload& w, const ExecPlan& plan, double gpu_speed_scale)
+TensorTable::TensorTable(const Workload& w, const ExecPlan& plan, double gpu_speed_scale, const StorageBook* storages)
     : w_(w), plan_(plan), speed_(gpu_speed_scale), state_(w.tensors.size()), use_begin_(w.tensors.size() + 1, 0),
-      order_(w.tensors.size()) {
+      order_(w.tensors.size()), storages_(storages) {
     // Two passes over the plan: count each tensor's uses, then place them in step order.
     for (const PlanStep& step : plan_)
         if (step.kind == StepKind::Compute)

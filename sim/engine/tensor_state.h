@@ -32,7 +32,9 @@ struct TensorState {
 
 class TensorTable {
 public:
-    TensorTable(const Workload& w, const ExecPlan& plan, double gpu_speed_scale);
+    // With a storage book (dtr semantics) locks, last-access stamps and the evictable
+    // order belong to the storage: a view resolves to its root. Otherwise t itself.
+    TensorTable(const Workload& w, const ExecPlan& plan, double gpu_speed_scale, const StorageBook* storages = nullptr);
 
     // Writable access marks the tensor changed (see track_changes).
     TensorState& operator[](TensorId t) {
@@ -43,9 +45,6 @@ public:
     [[nodiscard]] std::uint64_t seq(TensorId t) const { return state_[t].evictable_seq; }
     [[nodiscard]] TensorId size() const { return static_cast<TensorId>(state_.size()); }
 
-    // With a storage book (dtr semantics) locks, last-access stamps and the evictable
-    // order belong to the storage: a view resolves to its root. Otherwise t itself.
-    void use_storages(const StorageBook* book) { storages_ = book; }
     [[nodiscard]] TensorId storage(TensorId t) const { return storages_ ? storages_->storage(t) : t; }
     void lock(TensorId t) { ++(*this)[storage(t)].locks; }
     void unlock(TensorId t) {
@@ -108,7 +107,7 @@ private:
     mutable int sums_from_ = -1;           // compute_between's running sums from this op
     mutable std::vector<double> sums_;     // sums_[j]: ops from .. from + j - 1
     EvictableOrder order_;
-    const StorageBook* storages_ = nullptr;
+    const StorageBook* storages_;
     bool tracking_ = false;
     std::vector<char> changed_flag_;
     std::vector<TensorId> changed_;

@@ -14,7 +14,10 @@
   const acts = data.activities;  // [lane, start_ms, end_ms, op, label index, tensors, bytes, for_tensor]
   const markKinds = data.mark_kinds;  // [{id, name, color, shape}]
   const marks = data.marks;      // [kind index, time_ms, op, tensor, bytes, label index]
-  const mem = data.memory;       // [time_ms, bytes_in_use, live_bytes]
+  const mem = data.memory;       // [time_ms, bytes_in_use, live_bytes(, allocated_bytes when data.reports_allocated)]
+  // A caching allocator (torch_caching): its footprint is the reserved segments, drawn
+  // above the bytes in the blocks it handed out; the gap between them is fragmentation.
+  const caching = data.reports_allocated;
   const kinds = data.kinds;      // null, or {names, colors, rows: [time_ms, bytes per kind...]}
   const byLane = lanes.map(() => []);
   acts.forEach((a, i) => byLane[a[0]].push(i));
@@ -244,7 +247,8 @@
       el("text", {x: x + 28, y: ly + 10}, item, label);
       ly += 16;
     };
-    line("in-use", "in use (allocator)", {stroke: "#1f3b73", "stroke-width": 2});
+    line("in-use", caching ? "reserved (segments)" : "in use (allocator)", {stroke: "#1f3b73", "stroke-width": 2});
+    if (caching) line("allocated", "allocated (blocks)", {stroke: "#2ca02c", "stroke-width": 1.5});
     line("live", "live tensors", {stroke: "#222", "stroke-width": 1.2, "stroke-dasharray": "2 2"});
     if (data.budget_bytes) line("budget", "budget " + fmtBytes(data.budget_bytes), {stroke: "#d62728", "stroke-width": 2, "stroke-dasharray": "7 4"});
     if (!kinds) return;
@@ -305,6 +309,7 @@
     if (kinds) drawKinds(curves);
     if (mem.length) {
       el("path", {id: "live-bytes", d: memoryPath(2), fill: "none", stroke: "#222", "stroke-width": 1.2, "stroke-dasharray": "2 2"}, curves);
+      if (caching) el("path", {id: "allocated-bytes", d: memoryPath(3), fill: "none", stroke: "#2ca02c", "stroke-width": 1.5}, curves);
       el("path", {id: "memory-in-use", d: memoryPath(1), fill: "none", stroke: "#1f3b73", "stroke-width": 2}, curves);
     }
     if (data.budget_bytes)
@@ -415,7 +420,8 @@
     const x = svgX(e), y = svgY(e);
     if (y >= memTop && y <= memBottom && x >= LEFT && x <= width - RIGHT) {
       const t = T(x), s = rowAt(mem, t);
-      let text = "t = " + fmtTime(t) + "\nin use " + fmtBytes(s ? s[1] : 0) + "\nlive " + fmtBytes(s ? s[2] : 0);
+      let text = "t = " + fmtTime(t) + (caching ? "\nreserved " : "\nin use ") + fmtBytes(s ? s[1] : 0) +
+                 (caching ? "\nallocated " + fmtBytes(s ? s[3] : 0) : "") + "\nlive " + fmtBytes(s ? s[2] : 0);
       const k = kinds ? rowAt(kinds.rows, t) : null;
       if (k) kinds.names.forEach((n, j) => { if (k[j + 1]) text += "\n  " + n + " " + fmtBytes(k[j + 1]); });
       return {tensors: [], text: text};

@@ -145,7 +145,8 @@ nlohmann::json page_data(const EventLog& log, const Workload* workload) {
                      [](const MemorySample& a, const MemorySample& b) { return a.time_ms < b.time_ms; });
     nlohmann::json memory = nlohmann::json::array();
     for (const MemorySample& m : samples) {
-        memory.push_back({round_ns(m.time_ms), m.bytes_in_use, m.live_bytes});
+        if (log.reports_allocated) memory.push_back({round_ns(m.time_ms), m.bytes_in_use, m.live_bytes, m.allocated_bytes});
+        else memory.push_back({round_ns(m.time_ms), m.bytes_in_use, m.live_bytes});
         end_ms = std::max(end_ms, m.time_ms);
     }
     return {{"lanes", lane_list},
@@ -154,6 +155,7 @@ nlohmann::json page_data(const EventLog& log, const Workload* workload) {
             {"mark_kinds", kind_list},
             {"marks", marks},
             {"memory", memory},
+            {"reports_allocated", log.reports_allocated},
             {"kinds", kinds},
             {"tensor_names", name_table},
             {"budget_bytes", log.budget_bytes ? nlohmann::json(*log.budget_bytes) : nlohmann::json(nullptr)},
@@ -182,6 +184,10 @@ std::string summary_html(const Summary& s, const EventLog& log) {
     item("overhead", fmt::format("{:.4f}x", s.overhead));
     item("peak", format_bytes_human(s.peak_bytes));
     item("live peak", format_bytes_human(s.live_peak_bytes));
+    if (s.caching) {  // torch_caching: peak is the reserved peak
+        item("allocated peak", format_bytes_human(s.caching->allocated_peak_bytes));
+        item("fragmentation", format_bytes_human(s.caching->fragmentation_bytes));
+    }
     item("compute", fmt::format("{:.3f} ms", s.compute_ms));
     item("stall", fmt::format("{:.3f} ms", s.stall_ms));
     item("recompute", fmt::format("{:.3f} ms ({} ops)", s.recompute_ms, s.recomputed_ops));

@@ -6,6 +6,7 @@
 #include "sim/output/events_csv.h"
 #include "sim/output/gantt_html.h"
 #include "sim/output/run_header.h"
+#include "sim/output/torch_snapshot_output.h"
 
 namespace memsim {
 
@@ -26,8 +27,17 @@ std::vector<std::string> write_outputs(const EventLog& log, const Summary& summa
 
 std::vector<std::string> write_run_outputs(const EventLog& log, const Summary& summary, const Workload& workload,
                                            const Scenario& scenario, const std::string& dir) {
-    return write_outputs(log, summary, run_header(scenario, workload, summary), &workload, dir, scenario.output.events,
-                         scenario.output.gantt, scenario.output.trace);
+    std::vector<std::string> written = write_outputs(log, summary, run_header(scenario, workload, summary), &workload, dir,
+                                                     scenario.output.events, scenario.output.gantt, scenario.output.trace);
+    if (scenario.output.torch_snapshot) {
+        std::filesystem::create_directories(dir);
+        const std::string path = (std::filesystem::path(dir) / "memory_snapshot.pickle").string();
+        const auto conf = scenario.policy.allocator_params.find("torch_alloc_conf");
+        write_torch_snapshot(log, &workload, conf != scenario.policy.allocator_params.end() ? std::get<std::string>(conf->second) : "",
+                             path);
+        written.push_back(path);
+    }
+    return written;
 }
 
 std::vector<std::string> write_run_outputs(const EventLog& log, const Summary& summary, const std::string& title, const std::string& dir,

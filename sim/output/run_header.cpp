@@ -2,23 +2,36 @@
 
 #include <fmt/format.h>
 
-#include "models/swap/prefetch/prefetch_rule.h"
+#include "models/swap/mode/swap_mode.h"
 #include "sim/output/text_format.h"
+#include "sim/scenario/policy_families.h"
 
 namespace memsim {
 
 namespace {
 
-// The rule with its parameter, from the rule's own row (no rule names written here).
-std::string prefetch_text(const PrefetchSpec& p) {
-    const PrefetchRow* row = find_row(prefetch_rules(), p.rule);
-    if (!row) return p.rule;
-    switch (row->make.param) {
-        case PrefetchParam::None: return p.rule;
-        case PrefetchParam::Ops: return fmt::format("{}: {}", p.rule, p.lead_ops);
-        case PrefetchParam::Ms: return fmt::format("{}: {:g} ms", p.rule, p.lead_ms);
-    }
-    return p.rule;
+std::string param_text(const ParamSpec& spec, const ParamValue& value) {
+    if (spec.kind == ParamKind::Size) return format_bytes_human(std::get<std::uint64_t>(value));
+    if (spec.kind == ParamKind::Count) return fmt::format("{}", std::get<std::uint64_t>(value));  // its unit is in the name
+    return value_text(spec, value);
+}
+
+// A family's choice with the parameters the scenario gave it, from the row (no policy
+// or parameter names written here): "lead_ops: 3", "lead_ms: 20 ms" for a row whose one
+// parameter is required, else "budget (cap 300 MiB)", "megengine (a 2, d 0.5)"; the
+// name alone when nothing was given.
+std::string choice_text(std::string_view family_key, const PolicySpec& p) {
+    const PolicyFamily& family = policy_family(family_key);
+    const std::string& name = chosen_name(family, p);
+    const ParamValues& given = given_params(family, p);
+    const FamilyRow* row = find_row(family, name);
+    if (!row || given.empty()) return name;
+    if (row->params.size() == 1 && row->params.front().required())
+        return fmt::format("{}: {}", name, param_text(row->params.front(), given.begin()->second));
+    std::vector<std::string> parts;
+    for (const ParamSpec& spec : row->params)
+        if (const auto it = given.find(spec.key); it != given.end()) parts.push_back(fmt::format("{} {}", spec.key, param_text(spec, it->second)));
+    return fmt::format("{} ({})", name, fmt::join(parts, ", "));
 }
 
 std::string rate_text(double bytes_per_s) { return fmt::format("{:.1f} MB/s", bytes_per_s / 1e6); }
@@ -33,8 +46,11 @@ std::string budget_text(const Scenario& s, const Summary& summary) {
     return format_bytes_human(*budget);
 }
 
-std::string recompute_text(const RecomputeSpec& r) {
-    std::string text = !r.heuristic.empty() ? "heuristic " + r.heuristic : !r.planner.empty() ? "planner " + r.planner : "none";
+std::string recompute_text(const PolicySpec& p) {
+    const RecomputeSpec& r = p.recompute;
+    std::string text = !r.heuristic.empty() ? "heuristic " + choice_text("policy.recompute.heuristic", p)
+                       : !r.planner.empty() ? "planner " + choice_text("policy.recompute.planner", p)
+                                            : "none";
     if (r.max_overhead) text += fmt::format(", max overhead {:g}x", *r.max_overhead);
     return text;
 }
@@ -44,30 +60,34 @@ std::string recompute_text(const RecomputeSpec& r) {
 RunHeader run_header(const Scenario& s, const Workload& w, const Summary& summary) {
     RunHeader h;
     const PolicySpec& p = s.policy;
-    const bool swaps = p.swap.mode != "none";
+    const SwapModeRow* mode = find_row(swap_modes(), p.swap.mode);
+    const bool swaps = mode && mode->flags.moves_tensors;
     // The title names what differs between variants of a scenario (sweep points, --set runs).
-    std::vector<std::string> variant = {p.allocator};
+    const std::string allocator = choice_text("policy.allocator", p);
+    const std::string prefetch = choice_text("policy.swap.prefetch", p);
+    std::vector<std::string> variant = {allocator};
     if (s.platform.memory_budget_ratio) variant.push_back(fmt::format("budget {:g}%", *s.platform.memory_budget_ratio * 100));
     else if (s.platform.memory_budget) variant.push_back("budget " + format_bytes_human(*s.platform.memory_budget));
-    if (swaps) variant.push_back(fmt::format("swap {} / {} / {}", p.swap.mode, p.swap.select, prefetch_text(p.swap.prefetch)));
-    if (!p.recompute.heuristic.empty()) variant.push_back(p.recompute.heuristic);
-    if (!p.recompute.planner.empty()) variant.push_back(p.recompute.planner);
+    if (swaps)
+        variant.push_back(fmt::format("swap {} / {} / {}", choice_text("policy.swap.mode", p), choice_text("policy.swap.select", p), prefetch));
+    if (!p.recompute.heuristic.empty()) variant.push_back(choice_text("policy.recompute.heuristic", p));
+    if (!p.recompute.planner.empty()) variant.push_back(choice_text("policy.recompute.planner", p));
     if (p.hybrid) variant.push_back("hybrid");
-    if (p.semantics != "simulated") variant.push_back(p.semantics + " semantics");
+    if (p.semantics != PolicySpec{}.semantics) variant.push_back(choice_text("policy.semantics", p) + " semantics");
     h.title = s.name;
     for (std::size_t i = 0; i < variant.size(); ++i) h.title += (i == 0 ? ": " : ", ") + variant[i];
 
     // A DTR log has no batch (0): its name alone.
     const std::string batch = w.batch > 0 ? fmt::format(", batch {}", w.batch) : "";
     h.settings.emplace_back("workload", fmt::format("{}{}, {} ops ({} forward)", w.name, batch, w.ops.size(), w.forward_end));
-    h.settings.emplace_back("allocator", p.allocator);
+    h.settings.emplace_back("allocator", allocator);
     h.settings.emplace_back("budget", budget_text(s, summary));
-    h.settings.emplace_back("swap", swaps ? fmt::format("{}, selection {}, prefetch {}", p.swap.mode, p.swap.select,
-                                                        prefetch_text(p.swap.prefetch))
+    h.settings.emplace_back("swap", swaps ? fmt::format("{}, selection {}, prefetch {}", choice_text("policy.swap.mode", p),
+                                                        choice_text("policy.swap.select", p), prefetch)
                                           : "none");
-    h.settings.emplace_back("recompute", recompute_text(p.recompute));
+    h.settings.emplace_back("recompute", recompute_text(p));
     if (p.hybrid) h.settings.emplace_back("hybrid", "swap or drop, whichever is predicted cheaper");
-    h.settings.emplace_back("semantics", p.semantics);
+    h.settings.emplace_back("semantics", choice_text("policy.semantics", p));
     const DiskSpec& d = s.platform.disk;
     std::string disk = fmt::format("write {}, read {}", rate_text(d.write_bytes_per_s), rate_text(d.read_bytes_per_s));
     if (d.write_latency_ms > 0 || d.read_latency_ms > 0)

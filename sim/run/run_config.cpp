@@ -34,10 +34,10 @@ void check_budget_fits_every_op(const Scenario& s, const Workload& w, std::uint6
                                  w.ops[largest.op].name, format_bytes_human(largest.bytes), largest.bytes));
 }
 
-RunConfig resolve_run_config(const Scenario& s, const Workload& w) {
+EngineConfig resolve_engine_config(const Scenario& s, const Workload& w) {
     validate_policy(s);
     const PolicySpec& policy = s.policy;
-    RunConfig c;
+    EngineConfig c;
     c.scenario_name = s.name;
     c.semantics_label = policy.semantics;
     c.swap_mode_label = policy.swap.mode;
@@ -48,21 +48,26 @@ RunConfig resolve_run_config(const Scenario& s, const Workload& w) {
     c.semantics = find_row(semantics_table(), policy.semantics)->make();
     // The published DTR runtime reports such a budget as out of memory (its h_DTR table
     // has OOM cells there): dtr semantics keep that answer (docs/budgets.md).
-    if (c.budget && !c.semantics.dtr_runtime) check_budget_fits_every_op(s, w, *c.budget);
+    if (c.budget && !c.semantics.runs_below_working_set) check_budget_fits_every_op(s, w, *c.budget);
     c.hybrid = policy.hybrid;
     c.max_overhead = policy.recompute.max_overhead;
-    c.make_allocator = [name = policy.allocator] { return make_allocator(name); };
-    c.make_swap_mode = find_row(swap_modes(), policy.swap.mode)->make;
-    c.make_selection = find_row(swap_selections(), policy.swap.select)->make;
+    // Each factory builds its row's policy with the parameters the scenario gave it.
+    c.make_allocator = [name = policy.allocator, given = policy.allocator_params] { return make_allocator(name, given); };
+    c.make_swap_mode = [row = find_row(swap_modes(), policy.swap.mode), given = policy.swap.mode_params] {
+        return make_swap_mode(*row, given);
+    };
+    c.make_selection = [row = find_row(swap_selections(), policy.swap.select), given = policy.swap.select_params] {
+        return make_swap_selection(*row, given);
+    };
     if (c.semantics.read_issue_rule) {
         c.make_prefetch = c.semantics.read_issue_rule;
     } else {
-        const PrefetchParams params{policy.swap.prefetch.lead_ops, policy.swap.prefetch.lead_ms, policy.swap.prefetch.cap_bytes};
-        c.make_prefetch = [make = find_row(prefetch_rules(), policy.swap.prefetch.rule)->make.make, params] { return make(params); };
+        const PrefetchRow* row = find_row(prefetch_rules(), policy.swap.prefetch);
+        c.make_prefetch = [row, params = PolicyParams(row->params, policy.swap.prefetch_params)] { return row->make(params); };
     }
     if (!policy.recompute.heuristic.empty())
-        c.make_heuristic = [name = policy.recompute.heuristic, params = policy.recompute.params] {
-            return make_eviction_heuristic(name, params);
+        c.make_heuristic = [name = policy.recompute.heuristic, given = policy.recompute.heuristic_params] {
+            return make_eviction_heuristic(name, given);
         };
     return c;
 }

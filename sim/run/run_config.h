@@ -1,12 +1,12 @@
-// From a scenario to what the engine runs: the policy validated, the budget resolved
-// (platform.memory.budget_ratio -> bytes) and every policy name turned into its factory.
-// The scenario is not modified.
+// From a scenario to what the engine runs (its EngineConfig, sim/engine/engine_config.h):
+// the policy validated, the budget resolved (platform.memory.budget_ratio -> bytes) and
+// every policy name turned into its factory. The scenario is not modified.
 #pragma once
 
 #include <cstdint>
 
 #include "models/workload/workload.h"
-#include "sim/engine/run_config.h"
+#include "sim/engine/engine_config.h"
 #include "sim/scenario/scenario.h"
 
 namespace memsim {
@@ -21,6 +21,6 @@ std::optional<std::uint64_t> resolved_budget(const Scenario& s, const Workload& 
 // Throws InputError for a policy that does not fit together (validate_policy), and for
 // a budget below the largest operator's working set (sim/run/working_set.h) unless the
 // semantics are dtr, whose published runtime answers OOM there.
-RunConfig resolve_run_config(const Scenario& s, const Workload& w);
+EngineConfig resolve_engine_config(const Scenario& s, const Workload& w);
 
 }  // namespace memsim

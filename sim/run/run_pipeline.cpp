@@ -13,7 +13,7 @@
 #include "sim/output/output_folder.h"
 #include "sim/output/outputs.h"
 #include "sim/output/run_header.h"
-#include "sim/run/no_policy_time.h"
+#include "sim/run/measuring_runs.h"
 #include "sim/run/run_warnings.h"
 #include "sim/workload_factory.h"
 
@@ -49,33 +49,31 @@ void write_summary(const RunResult& r, const Scenario& s, const std::string& dir
 
 }  // namespace
 
-ExecPlan execution_plan(const Workload& w, const Scenario& s, const RunConfig& config) {
+ExecPlan execution_plan(const Workload& w, const Scenario& s, const EngineConfig& config) {
     if (s.policy.recompute.planner.empty()) return straight_plan(w);
     // The engine's thrash rule, applied while the plan is written: a planner that would
     // recompute beyond max_overhead (else the runaway limit) x the compute stops as thrash.
     const double overhead = config.max_overhead.value_or(kRunawayOverhead);
-    return plan_recompute(s.policy.recompute.planner, w, *config.budget, overhead * w.compute_ms());
+    return plan_recompute(s.policy.recompute.planner, w, *config.budget, overhead * w.compute_ms(), s.policy.recompute.planner_params);
 }
 
 RunResult run_simulation(const Scenario& s, const Workload& w) {
-    const RunConfig config = resolve_run_config(s, w);
-    // Started before the run, in a child beside it (no_policy_time.h): this run's clock
-    // starts at zero.
-    std::optional<NoPolicyTime> no_policy;
-    if (!has_no_memory_policy(s)) no_policy.emplace(s, w);
+    EngineConfig config = resolve_engine_config(s, w);
+    // Started before this process simulates, in children beside its run
+    // (measuring_runs.h): every simulation starts on a fresh clock.
+    MeasuringRuns measuring;
+    measuring.start_no_policy_time(s, w);
     RunResult r;
     try {
-        r = simulate(w, config, execution_plan(w, s, config));
+        const ExecPlan plan = execution_plan(w, s, config);
+        config.no_prefetch_peak = measuring.start_on_demand_peak(w, config, plan);
+        r = simulate(w, config, plan);
     } catch (const PlanStopped& stop) {
         r = stopped_before_run(w, s, stop);
     }
     Summary& sm = r.summary;
-    sm.no_policy_time_ms = no_policy ? no_policy->time_ms() : sm.time_ms;
-    // Nine decimals: where this process ran simulations before (a test binary, a child
-    // that could not be forked) its clock did not start at zero, and SimGrid's rounding of
-    // a later absolute time differs in the last bits (about 1e-12 relative); a budget that
-    // never binds must read 1, not 1.0000000000000013.
-    sm.overhead = sm.no_policy_time_ms > 0 ? std::round(sm.time_ms / sm.no_policy_time_ms * 1e9) / 1e9 : 0.0;
+    sm.no_policy_time_ms = measuring.no_policy_time_ms(sm.time_ms);
+    sm.overhead = reported_overhead(sm.time_ms, sm.no_policy_time_ms);
     sm.budget_bytes = config.budget;  // also when a planner stopped before the engine ran
     sm.budget_ratio = config.budget_ratio;
     sm.budget_base_bytes = config.budget_base;
@@ -104,7 +102,10 @@ ScenarioRun run_scenario(Scenario s, const Workload& w, const std::string& out_d
 RunResult simulate(const Workload& w, const Scenario& scenario) { return simulate(w, scenario, straight_plan(w)); }
 
 RunResult simulate(const Workload& w, const Scenario& scenario, const ExecPlan& plan) {
-    return simulate(w, resolve_run_config(scenario, w), plan);
+    EngineConfig config = resolve_engine_config(scenario, w);
+    MeasuringRuns measuring;
+    config.no_prefetch_peak = measuring.start_on_demand_peak(w, config, plan);
+    return simulate(w, config, plan);
 }
 
 int report_run(const ScenarioRun& run, const Scenario& s, const std::string& scenario_file, std::ostream& out,

@@ -16,7 +16,7 @@ namespace memsim {
 // Planned recomputation turns the workload into a plan with recompute and early-release
 // steps; otherwise every operator runs once, in order. Throws PlanStopped when the
 // planner gives up (thrash).
-ExecPlan execution_plan(const Workload& w, const Scenario& s, const RunConfig& config);
+ExecPlan execution_plan(const Workload& w, const Scenario& s, const EngineConfig& config);
 
 // The simulation of a loaded workload; a planner that stopped gives a summary saying why.
 RunResult run_simulation(const Scenario& s, const Workload& w);

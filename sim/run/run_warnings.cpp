@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include "models/swap/mode/swap_mode.h"
-#include "models/swap/prefetch/prefetch_rule.h"
 #include "models/swap/swap_plan.h"
 #include "models/swap/swap_warnings.h"
 
@@ -44,17 +43,15 @@ std::vector<std::string> scenario_warnings(const Scenario& s) {
     const PolicySpec& p = s.policy;
     const SwapModeRow* mode_row = find_row(swap_modes(), p.swap.mode);
     if (!mode_row) return warnings;  // validate_policy reports it
-    const std::unique_ptr<SwapMode> mode = mode_row->make();
-    const PrefetchSpec& prefetch = p.swap.prefetch;
-    const PrefetchSpec default_prefetch;
-    const bool prefetch_set = prefetch.rule != default_prefetch.rule || prefetch.lead_ops != default_prefetch.lead_ops ||
-                              prefetch.lead_ms != default_prefetch.lead_ms;
-    if (prefetch_set && !mode->uses_prefetch_rule())
+    const SwapModeFlags& mode = mode_row->flags;
+    const bool prefetch_set = p.swap.prefetch != SwapSpec{}.prefetch || !p.swap.prefetch_params.empty();
+    if (prefetch_set && !mode.uses_prefetch_rule)
         warnings.push_back(fmt::format("policy.swap.prefetch '{}' has no effect: swap mode '{}' does not prefetch (only "
                                        "async swapping issues swap-ins ahead of use)",
-                                       prefetch.rule, p.swap.mode));
-    if (!mode->moves_tensors() && disk_written_by_user(s))
+                                       p.swap.prefetch, p.swap.mode));
+    if (!mode.moves_tensors && disk_written_by_user(s))
         warnings.push_back(fmt::format("platform.disk has no effect: swap mode '{}' never uses the disk", p.swap.mode));
+    warnings.insert(warnings.end(), p.ignored_params.begin(), p.ignored_params.end());
     return warnings;
 }
 
@@ -62,15 +59,10 @@ std::vector<std::string> run_warnings(const Scenario& s, const Workload& w, cons
     std::vector<std::string> warnings = scenario_warnings(s);
     const SwapModeRow* mode_row = find_row(swap_modes(), s.policy.swap.mode);
     if (!mode_row || sm.status != "ok") return warnings;  // a stopped run's counters are partial
-    const std::unique_ptr<SwapMode> mode = mode_row->make();
     SwapWarningInputs in;
-    in.swaps = mode->moves_tensors();
-    in.async = mode->uses_prefetch_rule();
-    const DiskSpec& disk = s.platform.disk;
-    in.read_bytes_per_s = disk.read_bytes_per_s;
-    in.write_bytes_per_s = disk.write_bytes_per_s;
-    in.read_latency_ms = disk.read_latency_ms;
-    in.write_latency_ms = disk.write_latency_ms;
+    in.swaps = mode_row->flags.moves_tensors;
+    in.async = mode_row->flags.uses_prefetch_rule;
+    in.disk = s.platform.disk;
     if (in.swaps) {
         const std::vector<std::int64_t> live = live_bytes_during(w);
         in.no_swap_live_peak_bytes = live.empty() ? 0 : static_cast<std::uint64_t>(*std::max_element(live.begin(), live.end()));

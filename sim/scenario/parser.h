@@ -44,9 +44,9 @@ public:
             }
             return;
         }
-        if (field.kind == Kind::Prefetch && node.IsScalar()) return;
+        if (field.kind == Kind::Choice) return;  // a policy choice: its parser checks every form (policy_choice.h)
         if (field.kind == Kind::PlatformRef && node.IsScalar()) return;
-        if (field.kind != Kind::Map && field.kind != Kind::Prefetch && field.kind != Kind::PlatformRef) {
+        if (field.kind != Kind::Map && field.kind != Kind::PlatformRef) {
             if (!node.IsScalar()) fail(path, "expected a single value, not a list or a map");
             return;
         }

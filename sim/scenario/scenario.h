@@ -12,7 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
-#include "models/recompute/eviction_heuristic.h"
+#include "models/platform/platform_spec.h"
+#include "models/policy_params.h"
 
 namespace memsim {
 
@@ -22,61 +23,36 @@ struct WorkloadSpec {
     std::optional<int> forward_end;
     std::string costs = "measured";  // measured | linear_fit (MNN profiles)
     std::string dtr_log;   // DTR operator log
+    std::string torch_snapshot;  // PyTorch memory snapshot (pickle) with a device trace
     std::string synthetic; // built-in generator name
     std::map<std::string, double> synthetic_params;
 };
 
-// The profiled phone's disk: 104094472 bytes in 4.452 s (the default disk).
-inline constexpr double kPhoneDiskBytes = 104094472.0;
-inline constexpr double kPhoneDiskSeconds = 4.452;
-inline constexpr double kPhoneDiskBytesPerS = kPhoneDiskBytes / kPhoneDiskSeconds;
-
-struct DiskSpec {
-    double read_bytes_per_s = kPhoneDiskBytesPerS;
-    double write_bytes_per_s = kPhoneDiskBytesPerS;
-    double read_latency_ms = 0.0;
-    double write_latency_ms = 0.0;
-};
-
-struct PlatformSpec {
-    std::string name = "default";
-    double gpu_speed_scale = 1.0;
-    DiskSpec disk;
-    std::optional<std::uint64_t> memory_budget;
-    // platform.memory.budget_ratio: the budget as a fraction of the workload's live-bytes
-    // (os) peak whatever the allocator (docs/budgets.md), resolved into memory_budget once the workload
-    // is loaded (resolve_run_config in sim/run/run_config.h). Exclusive with budget.
-    std::optional<double> memory_budget_ratio;
-    // platform.memory.allow_ratio_above_one: a budget_ratio above 1 (more memory than the
-    // workload ever holds) is accepted only when the user says they mean it.
-    bool allow_ratio_above_one = false;
-};
-
-// policy.swap.prefetch: a rule of the prefetch table (models/swap/prefetch/) and its
-// parameter, if the rule takes one.
-struct PrefetchSpec {
-    std::string rule = "budget";  // models/swap/prefetch/prefetch_rules.cpp
-    int lead_ops = 0;
-    double lead_ms = 0.0;
-    std::optional<std::uint64_t> cap_bytes;  // {budget: {cap: SIZE}}: rules that take a memory cap
-};
-
+// Each policy choice is the name of a row of its family's table and the parameters the
+// scenario gave it (`*_params`: only those written; the row's defaults fill the rest
+// when the policy is built). sim/scenario/policy_families.cpp says which field holds
+// which family's choice.
 struct SwapSpec {
     std::string mode = "none";            // models/swap/mode/swap_modes.cpp
     std::string select = "feature_maps";  // models/swap/selection/swap_selections.cpp
-    PrefetchSpec prefetch;
+    std::string prefetch = "budget";      // models/swap/prefetch/prefetch_rules.cpp
+    ParamValues mode_params, select_params, prefetch_params;
 };
 
 struct RecomputeSpec {
     std::string heuristic;  // empty: no dynamic recomputation
     std::string planner;    // empty: no planned recomputation
-    HeuristicParams params;
+    ParamValues heuristic_params, planner_params;
     std::optional<double> max_overhead;
 };
 
 struct PolicySpec {
     std::string allocator = "os";
     std::string semantics = "simulated";  // models/semantics/semantics.cpp
+    ParamValues allocator_params, semantics_params;
+    // Parameters written beside a family's key that its chosen row does not take
+    // (policy.torch_alloc_conf with allocator pool): "has no effect" warnings.
+    std::vector<std::string> ignored_params;
     SwapSpec swap;
     RecomputeSpec recompute;
     bool hybrid = false;
@@ -87,6 +63,7 @@ struct OutputSpec {
     bool events = false;
     bool gantt = false;
     bool trace = false;
+    bool torch_snapshot = false;  // memory_snapshot.pickle (policy.allocator: torch_caching)
 };
 
 struct Scenario {

@@ -1,62 +1,76 @@
 #include "sim/scenario/schema.h"
 
+#include <algorithm>
+#include <stdexcept>
+
 #include <fmt/format.h>
 
-#include "models/allocators.h"
-#include "models/recompute/eviction_heuristic.h"
-#include "models/recompute/recompute_planner.h"
-#include "models/semantics/semantics.h"
-#include "models/swap/mode/swap_mode.h"
-#include "models/swap/prefetch/prefetch_rule.h"
-#include "models/swap/selection/swap_selection.h"
+#include "models/policy_table.h"
+#include "sim/scenario/policy_families.h"
 
 namespace memsim {
 
-std::vector<std::string> semantics_names() { return row_names(semantics_table()); }
-std::vector<std::string> swap_mode_names() { return row_names(swap_modes()); }
-std::vector<std::string> swap_selection_names() { return row_names(swap_selections()); }
-
 namespace {
 
-template <typename Rows, typename Name>
-std::string rows_help(const char* key, const Rows& rows, Name name) {
-    std::string text = fmt::format("  {}:\n", key);
-    for (const auto& row : rows) text += fmt::format("    {:<14} {}\n", name(row), row.summary);
-    return text;
+Kind kind_of(ParamKind kind) {
+    switch (kind) {
+        case ParamKind::Count: return Kind::Int;
+        case ParamKind::Number: return Kind::Float;
+        case ParamKind::Size: return Kind::Size;
+        case ParamKind::Duration: return Kind::Time;
+        case ParamKind::Flag: return Kind::Bool;
+        case ParamKind::Text: return Kind::String;
+    }
+    return Kind::String;
 }
 
-std::string names_help(const char* key, const std::vector<std::string>& names) {
-    return fmt::format("  {}: {}\n", key, fmt::join(names, ", "));
+std::vector<Field> param_fields(std::span<const ParamSpec> params) {
+    std::vector<Field> fields;
+    for (const ParamSpec& spec : params) fields.push_back({std::string(spec.key), kind_of(spec.kind)});
+    return fields;
 }
 
-}  // namespace
-
-std::string policy_choices_help() {
-    const auto plain = [](const auto& row) { return std::string(row.name); };
-    std::string text = "Policy choices (--set KEY=VALUE or in the scenario):\n";
-    text += names_help("policy.allocator", allocator_names());
-    text += rows_help("policy.semantics", semantics_table(), plain);
-    text += rows_help("policy.swap.mode", swap_modes(), plain);
-    text += rows_help("policy.swap.select", swap_selections(), plain);
-    text += rows_help("policy.swap.prefetch", prefetch_rules(), [](const PrefetchRow& row) { return prefetch_usage(row); });
-    text += names_help("policy.recompute.heuristic", eviction_heuristic_names());
-    text += names_help("policy.recompute.planner", recompute_planner_names());
-    return text;
+// The family's key: its rows that take parameters are its children, for dotted keys
+// (--set policy.swap.prefetch.lead_ops=3, policy.swap.prefetch.budget.cap=300MiB).
+Field choice(const std::string& family_key) {
+    const PolicyFamily& family = policy_family(family_key);
+    Field field{std::string(leaf_key(family)), Kind::Choice};
+    for (const FamilyRow& row : family.rows)
+        if (!row.params.empty()) field.children.push_back({std::string(row.name), Kind::RowParams, param_fields(row.params)});
+    return field;
 }
 
-std::vector<std::string> prefetch_usages() {
-    std::vector<std::string> usages;
-    for (const PrefetchRow& row : prefetch_rules()) usages.push_back(prefetch_usage(row));
-    return usages;
+Field* child(Field& field, const std::string& key) {
+    auto it = std::find_if(field.children.begin(), field.children.end(), [&](const Field& f) { return f.key == key; });
+    return it == field.children.end() ? nullptr : &*it;
 }
 
-const Field& schema() {
-    static const Field root{"", Kind::Map, {
+// Parameters written beside a family's key (policy.recompute.seed): children of the map
+// the key sits in, after its own keys.
+void add_flat_params(Field& root) {
+    for (const PolicyFamily& family : policy_families()) {
+        if (!family.flat_params) continue;
+        Field* parent = &root;
+        const std::string parent_path(parent_key(family));
+        for (std::size_t start = 0; start <= parent_path.size();) {
+            const std::size_t dot = std::min(parent_path.find('.', start), parent_path.size());
+            parent = child(*parent, parent_path.substr(start, dot - start));
+            if (!parent) throw std::logic_error("no schema map for " + parent_path);
+            start = dot + 1;
+        }
+        for (const FamilyRow& row : family.rows)
+            for (const ParamSpec& spec : row.params)
+                if (!child(*parent, std::string(spec.key))) parent->children.push_back({std::string(spec.key), kind_of(spec.kind)});
+    }
+}
+
+Field make_schema() {
+    Field root{"", Kind::Map, {
         {"name", Kind::String},
         {"description", Kind::String},
         {"workload", Kind::Map, {
             {"profile", Kind::Path}, {"batch", Kind::Int}, {"forward_end", Kind::Int}, {"costs", Kind::String},
-            {"dtr_log", Kind::Path}, {"synthetic", Kind::String},
+            {"dtr_log", Kind::Path}, {"torch_snapshot", Kind::Path}, {"synthetic", Kind::String},
             {"n", Kind::Float}, {"layers", Kind::Float}, {"width", Kind::Float}, {"seed", Kind::Float},
             {"input", Kind::Float}, {"classes", Kind::Float}}},
         {"platform", Kind::PlatformRef, {
@@ -67,23 +81,55 @@ const Field& schema() {
                 {"latency", Kind::Time}, {"read_latency", Kind::Time}, {"write_latency", Kind::Time}}},
             {"memory", Kind::Map, {{"budget", Kind::Size}, {"budget_ratio", Kind::Float}, {"allow_ratio_above_one", Kind::Bool}}}}},
         {"policy", Kind::Map, {
-            {"allocator", Kind::String, {}, allocator_names()},
-            {"semantics", Kind::String, {}, semantics_names()},
+            choice("policy.allocator"),
+            choice("policy.semantics"),
             {"hybrid", Kind::Bool},
-            {"swap", Kind::Map, {
-                {"mode", Kind::String, {}, swap_mode_names()},
-                {"select", Kind::String, {}, swap_selection_names()},
-                {"prefetch", Kind::Prefetch, {{"lead_ops", Kind::Int}, {"lead_ms", Kind::Time}, {"budget", Kind::Map, {{"cap", Kind::Size}}}}}}},
+            {"swap", Kind::Map, {choice("policy.swap.mode"), choice("policy.swap.select"), choice("policy.swap.prefetch")}},
             {"recompute", Kind::Map, {
-                {"heuristic", Kind::String, {}, eviction_heuristic_names()},
-                {"planner", Kind::String, {}, recompute_planner_names()},
-                {"seed", Kind::Int}, {"max_overhead", Kind::Float},
-                {"a", Kind::Float}, {"b", Kind::Float}, {"c", Kind::Float}, {"d", Kind::Float}}}}},
+                choice("policy.recompute.heuristic"), choice("policy.recompute.planner"), {"max_overhead", Kind::Float}}}}},
         {"output", Kind::Map, {
-            {"dir", Kind::String}, {"events", Kind::Bool}, {"gantt", Kind::Bool}, {"trace", Kind::Bool}}},
+            {"dir", Kind::String}, {"events", Kind::Bool}, {"gantt", Kind::Bool}, {"trace", Kind::Bool},
+            {"torch_snapshot", Kind::Bool}}},
         {"sweep", Kind::Sweep},
     }};
+    add_flat_params(root);
     return root;
+}
+
+// "lead: a whole number in [0, 2147483647] ops, required; how many ops ...", indented.
+std::string params_help(std::span<const ParamSpec> params, std::size_t indent) {
+    std::string text;
+    for (const ParamSpec& spec : params) {
+        const std::string fallback = spec.fallback ? "default " + value_text(spec, *spec.fallback)
+                                     : spec.optional ? std::string("optional") : std::string("required");
+        text += fmt::format("{:{}}{}: {}, {}; {}\n", "", indent, spec.key, kind_and_range(spec), fallback, spec.summary);
+    }
+    return text;
+}
+
+}  // namespace
+
+const Field& schema() {
+    static const Field root = make_schema();
+    return root;
+}
+
+std::string policy_choices_help() {
+    std::string text =
+        "Policy choices (--set KEY=VALUE or in the scenario). A choice with parameters is written\n"
+        "NAME:VALUE or {NAME: VALUE} (one parameter) or {NAME: {KEY: VALUE, ...}}; the parameters of\n"
+        "allocators, heuristics and recompute planners may also be written beside the key\n"
+        "(policy.KEY, policy.recompute.KEY).\n";
+    for (const PolicyFamily& family : policy_families()) {
+        text += fmt::format("  {}:\n", family.key);
+        std::size_t width = 14;
+        for (const std::string& usage : row_usages(family)) width = std::max(width, usage.size());
+        for (const FamilyRow& row : family.rows) {
+            text += fmt::format("    {:<{}} {}\n", usage_of(row.name, row.params), width, row.summary);
+            text += params_help(row.params, width + 7);
+        }
+    }
+    return text;
 }
 
 }  // namespace memsim

@@ -1,5 +1,7 @@
-// The shape of a scenario file: every key, its kind, and for a policy choice the names
-// its table allows (read from the policy tables, so a name is written once, in its row).
+// The shape of a scenario file: every key and its kind. The policy section is built from
+// the policy families (policy_families.h): each family's key is a choice whose rows
+// with parameters, and those parameters, come from its table, so a name or a parameter
+// is written once, in its row.
 #pragma once
 
 #include <string>
@@ -7,25 +9,21 @@
 
 namespace memsim {
 
-enum class Kind { Map, String, Int, Float, Bool, Size, Rate, Time, Path, Prefetch, Sweep, PlatformRef };
+// Choice: a policy family's key (a row name, NAME:VALUE, {NAME: VALUE} or {NAME: {KEY:
+// VALUE}}; its children are the rows that take parameters, checked by the policy
+// parser). RowParams: one row's parameters (a value, or a map of them).
+enum class Kind { Map, String, Int, Float, Bool, Size, Rate, Time, Path, Choice, RowParams, Sweep, PlatformRef };
 
 struct Field {
     std::string key;
     Kind kind;
     std::vector<Field> children = {};
-    std::vector<std::string> choices = {};
 };
 
 const Field& schema();
 
-// The valid names of each policy family, from its table.
-std::vector<std::string> semantics_names();
-std::vector<std::string> swap_mode_names();
-std::vector<std::string> swap_selection_names();
-std::vector<std::string> prefetch_usages();  // "eager", "lead_ops: N", ...
-
 // Every policy key and its choices, one block per family, with each row's one-line
-// summary where the table has one (for `memsim run --help`).
+// summary and its parameters (for `memsim run --help`).
 std::string policy_choices_help();
 
 }  // namespace memsim

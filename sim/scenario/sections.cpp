@@ -1,19 +1,16 @@
 #include "sim/scenario/sections.h"
 
-#include "models/allocators.h"
-#include "models/recompute/eviction_heuristic.h"
-#include "models/recompute/recompute_planner.h"
-#include "models/swap/prefetch/prefetch_rule.h"
 #include "sim/scenario/output_name.h"
+#include "sim/scenario/policy_choice.h"
 #include "sim/scenario/units.h"
 
 namespace memsim {
 
 WorkloadSpec parse_workload(const YAML::Node& n, const Parser& p) {
     WorkloadSpec w;
-    if (!n || !n.IsMap()) p.fail("workload", "missing: give a profile folder + batch, a dtr_log, or a synthetic model");
-    const int sources = (n["profile"] ? 1 : 0) + (n["dtr_log"] ? 1 : 0) + (n["synthetic"] ? 1 : 0);
-    if (sources != 1) p.fail("workload", "give exactly one of profile, dtr_log, synthetic");
+    if (!n || !n.IsMap()) p.fail("workload", "missing: give a profile folder + batch, a dtr_log, a torch_snapshot, or a synthetic model");
+    const int sources = (n["profile"] ? 1 : 0) + (n["dtr_log"] ? 1 : 0) + (n["synthetic"] ? 1 : 0) + (n["torch_snapshot"] ? 1 : 0);
+    if (sources != 1) p.fail("workload", "give exactly one of profile, dtr_log, torch_snapshot, synthetic");
     if (n["profile"]) {
         w.profile = p.path(n["profile"], "workload.profile");
         if (!n["batch"]) p.fail("workload.batch", "missing (the profile's batch size)");
@@ -21,6 +18,7 @@ WorkloadSpec parse_workload(const YAML::Node& n, const Parser& p) {
         if (w.batch <= 0) p.fail("workload.batch", fmt::format("{} must be >= 1", w.batch));
     }
     if (n["dtr_log"]) w.dtr_log = p.path(n["dtr_log"], "workload.dtr_log");
+    if (n["torch_snapshot"]) w.torch_snapshot = p.path(n["torch_snapshot"], "workload.torch_snapshot");
     if (n["synthetic"]) {
         w.synthetic = p.text(n["synthetic"], "workload.synthetic");
         for (const char* key : {"n", "layers", "width", "seed", "batch", "input", "classes"})
@@ -80,81 +78,14 @@ PlatformSpec parse_platform(const YAML::Node& n, const Parser& p) {
     return s;
 }
 
-PrefetchSpec parse_prefetch(const YAML::Node& n, const Parser& p) {
-    PrefetchSpec s;
-    const std::string key = "policy.swap.prefetch";
-    if (n.IsScalar()) {
-        const std::string v = p.text(n, key);
-        const PrefetchRow* row = find_row(prefetch_rules(), v);
-        if (row && row->make.param == PrefetchParam::None) {
-            s.rule = v;
-            return s;
-        }
-        // "lead_ops:4" / "lead_ms:20ms" written inline (handy in sweeps)
-        const auto colon = v.find(':');
-        if (colon != std::string::npos) {
-            YAML::Node m;
-            m[v.substr(0, colon)] = v.substr(colon + 1);
-            return parse_prefetch(m, p);
-        }
-        p.fail(key, fmt::format("unknown value '{}'{}", v, Parser::suggestion(v, prefetch_usages())));
-    }
-    if (n.IsMap() && n.size() == 1) {
-        const std::string name = n.begin()->first.as<std::string>();
-        const PrefetchRow* row = find_row(prefetch_rules(), name);
-        if (row && row->make.param == PrefetchParam::Ops) {
-            s.rule = name;
-            s.lead_ops = p.scalar<int>(n[name], key + "." + name, "an integer");
-            if (s.lead_ops < 0) p.fail(key + "." + name, "must be >= 0");
-            return s;
-        }
-        if (row && row->make.takes_cap && n[name].IsMap()) {
-            s.rule = name;
-            const std::string cap_key = key + "." + name + ".cap";
-            if (!n[name]["cap"]) p.fail(key + "." + name, "expected {cap: SIZE} (e.g. {cap: 300MiB})");
-            s.cap_bytes = p.with_units(n[name]["cap"], cap_key, parse_bytes);
-            if (*s.cap_bytes == 0) p.fail(cap_key, "must be > 0");
-            return s;
-        }
-        if (row && row->make.param == PrefetchParam::Ms) {
-            s.rule = name;
-            s.lead_ms = p.with_units(n[name], key + "." + name, parse_time_ms);
-            return s;
-        }
-    }
-    std::vector<std::string> forms;
-    for (const PrefetchRow& row : prefetch_rules())
-        forms.push_back(row.make.param == PrefetchParam::None ? std::string(row.name) : "{" + prefetch_usage(row) + "}");
-    const std::string last = forms.back();
-    forms.pop_back();
-    p.fail(key, fmt::format("expected {} or {}", fmt::join(forms, ", "), last));
-}
-
 PolicySpec parse_policy(const YAML::Node& n, const Parser& p) {
     PolicySpec s;
     if (!n) return s;
-    if (n["allocator"]) s.allocator = p.choice(n["allocator"], "policy.allocator", allocator_names());
-    if (n["semantics"]) s.semantics = p.choice(n["semantics"], "policy.semantics", semantics_names());
+    parse_policy_choices(n, p, s);  // every family's row and parameters (policy_choice.h)
     if (n["hybrid"]) s.hybrid = p.scalar<bool>(n["hybrid"], "policy.hybrid", "true or false");
-    if (const YAML::Node sw = n["swap"]) {
-        if (sw["mode"]) s.swap.mode = p.choice(sw["mode"], "policy.swap.mode", swap_mode_names());
-        if (sw["select"])
-            s.swap.select = p.choice(sw["select"], "policy.swap.select", swap_selection_names());
-        if (sw["prefetch"]) s.swap.prefetch = parse_prefetch(sw["prefetch"], p);
-    }
-    if (const YAML::Node r = n["recompute"]) {
-        if (r["heuristic"])
-            s.recompute.heuristic = p.choice(r["heuristic"], "policy.recompute.heuristic", eviction_heuristic_names());
-        if (r["planner"])
-            s.recompute.planner = p.choice(r["planner"], "policy.recompute.planner", recompute_planner_names());
-        if (r["seed"]) s.recompute.params.seed = p.scalar<std::uint64_t>(r["seed"], "policy.recompute.seed", "an integer >= 0");
-        if (r["max_overhead"]) {
-            s.recompute.max_overhead = p.scalar<double>(r["max_overhead"], "policy.recompute.max_overhead", "a number");
-            if (!(*s.recompute.max_overhead > 0)) p.fail("policy.recompute.max_overhead", "must be > 0");
-        }
-        for (auto [key, field] : {std::pair{"a", &s.recompute.params.a}, {"b", &s.recompute.params.b},
-                                  {"c", &s.recompute.params.c}, {"d", &s.recompute.params.d}})
-            if (r[key]) *field = p.scalar<double>(r[key], std::string("policy.recompute.") + key, "a number");
+    if (const YAML::Node r = n["recompute"]; r && r["max_overhead"]) {
+        s.recompute.max_overhead = p.scalar<double>(r["max_overhead"], "policy.recompute.max_overhead", "a number");
+        if (!(*s.recompute.max_overhead > 0)) p.fail("policy.recompute.max_overhead", "must be > 0");
     }
     return s;
 }
@@ -167,6 +98,7 @@ OutputSpec parse_output(const YAML::Node& n, const Parser& p, const std::string&
     if (n["events"]) s.events = p.scalar<bool>(n["events"], "output.events", "true or false");
     if (n["gantt"]) s.gantt = p.scalar<bool>(n["gantt"], "output.gantt", "true or false");
     if (n["trace"]) s.trace = p.scalar<bool>(n["trace"], "output.trace", "true or false");
+    if (n["torch_snapshot"]) s.torch_snapshot = p.scalar<bool>(n["torch_snapshot"], "output.torch_snapshot", "true or false");
     return s;
 }
 

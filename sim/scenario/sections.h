@@ -8,7 +8,6 @@ namespace memsim {
 
 WorkloadSpec parse_workload(const YAML::Node& n, const Parser& p);
 PlatformSpec parse_platform(const YAML::Node& n, const Parser& p);
-PrefetchSpec parse_prefetch(const YAML::Node& n, const Parser& p);
 PolicySpec parse_policy(const YAML::Node& n, const Parser& p);
 OutputSpec parse_output(const YAML::Node& n, const Parser& p, const std::string& name);
 

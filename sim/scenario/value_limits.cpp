@@ -54,14 +54,8 @@ void check_value_limits(const Scenario& s) {
                 kMaxLatencyMs, " ms");
     if (p.memory_budget_ratio)
         check_range(s, "platform.memory.budget_ratio", *p.memory_budget_ratio, 0.0, kMaxBudgetRatio, "");
-    // lead_ms is 0 unless the rule takes a duration.
-    check_range(s, "policy.swap.prefetch.lead_ms", s.policy.swap.prefetch.lead_ms, 0.0, kMaxLatencyMs, " ms");
     if (s.policy.recompute.max_overhead)
         check_range(s, "policy.recompute.max_overhead", *s.policy.recompute.max_overhead, 0.0, kMaxOverhead, "");
-    const HeuristicParams& h = s.policy.recompute.params;
-    for (auto [key, value] : {std::pair{"a", h.a}, {"b", h.b}, {"c", h.c}, {"d", h.d}})
-        if (!std::isfinite(value))
-            throw InputError(fmt::format("{}: policy.recompute.{}: {} is not a finite number", s.file, key, value));
     for (const auto& [key, value] : s.workload.synthetic_params)
         check_range(s, "workload." + key, value, 0.0, key == "seed" ? 9007199254740992.0 : kMaxSyntheticParam, "");
 }

@@ -9,10 +9,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+
+#include "sim/run/child_process.h"
 
 extern char** environ;
 
@@ -53,34 +54,27 @@ pid_t spawn(const ProcessJob& job, const sigset_t& child_mask) {
     return pid;
 }
 
-// Forks; the child sends its output to the job's log, runs the body and leaves with
-// _exit (no static destructors, no return into the parent's loop).
+// Forks (sim/run/child_process.h); the child sends its output to the job's log and runs
+// the body.
 pid_t fork_job(const ProcessJob& job, const sigset_t& child_mask) {
-    std::cout.flush();
-    std::cerr.flush();
-    std::fflush(nullptr);  // nothing buffered may be written twice
-    const pid_t pid = fork();
-    if (pid != 0) return pid;  // the parent, or -1
-    sigprocmask(SIG_SETMASK, &child_mask, nullptr);
-    int code = 1;
-    const int log = open(job.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int null = open("/dev/null", O_RDONLY);
-    if (log >= 0 && null >= 0 && dup2(null, STDIN_FILENO) >= 0 && dup2(log, STDOUT_FILENO) >= 0 &&
-        dup2(log, STDERR_FILENO) >= 0) {
+    return fork_child([&] {
+        sigprocmask(SIG_SETMASK, &child_mask, nullptr);
+        const int log = open(job.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int null = open("/dev/null", O_RDONLY);
+        if (log < 0 || null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(log, STDOUT_FILENO) < 0 ||
+            dup2(log, STDERR_FILENO) < 0)
+            return 1;
         close(log);
         close(null);
         try {
-            code = job.body();
+            return job.body();
         } catch (const std::exception& e) {
             std::cerr << "memsim: error: " << e.what() << "\n";
         } catch (...) {
             std::cerr << "memsim: error: unknown exception\n";
         }
-    }
-    std::cout.flush();
-    std::cerr.flush();
-    std::fflush(nullptr);
-    _exit(code);
+        return 1;
+    });
 }
 
 int exit_code_of(int status) {

@@ -18,7 +18,7 @@
 #include "models/workload/input_error.h"
 #include "sim/output/output_folder.h"
 #include "sim/output/text_format.h"
-#include "sim/run/no_policy_time.h"
+#include "sim/run/measuring_runs.h"
 #include "sim/scenario/scenario.h"
 #include "sim/sweep/point_results.h"
 #include "sim/sweep/point_run.h"

@@ -21,11 +21,12 @@
 #include "models/workload/input_error.h"
 #include "random_dtr_log.h"
 #include "sim/engine/engine.h"
-#include "sim/engine/side_run.h"
+#include "sim/run/child_process.h"
 #include "sim/run/run_config.h"
 #include "sim/run/run_pipeline.h"
 #include "sim/run/working_set.h"
 #include "sim/scenario/scenario.h"
+#include "sim/simulation.h"
 
 using namespace memsim;
 using namespace memsim::test;
@@ -74,15 +75,15 @@ enum Answer : std::uint64_t { kRefused, kStopped, kFinished };
 
 // What one run must satisfy; throws std::runtime_error saying what broke.
 Answer check_run(const Workload& w, const Scenario& s) {
-    RunConfig config;
+    EngineConfig config;
     try {
-        config = resolve_run_config(s, w);
+        config = resolve_engine_config(s, w);
     } catch (const InputError&) {
         return kRefused;  // e.g. a budget below an operator's working set: refused with a message
     }
     RunResult r;
     try {
-        r = simulate(w, config, execution_plan(w, s, config));
+        r = simulate(w, s, execution_plan(w, s, config));  // with the measuring runs a real run starts
     } catch (const PlanStopped&) {
         return kStopped;  // the planner gave up: thrash
     }
@@ -177,7 +178,7 @@ Summary run_log(const std::string& name, const std::string& log, const std::stri
     const Scenario s = parse_scenario(
         fmt::format("workload: {{dtr_log: '{}'}}\nplatform: {{disk: {{bandwidth: 1000B/s}}}}\npolicy: {}\n", path, policy),
         "hand.yaml");
-    return simulate(w, s, execution_plan(w, s, resolve_run_config(s, w))).summary;
+    return simulate(w, s, execution_plan(w, s, resolve_engine_config(s, w))).summary;
 }
 
 // s (1000 B) is written out after op 1, its last use by name; op 3 reads it through its
@@ -222,7 +223,7 @@ TEST_CASE("hostile random logs: reference async, a tensor used in place through 
                                                       "policy: {{semantics: reference, swap: {{mode: async}}}}\n",
                                                       path, budget),
                                           "hand.yaml");
-        const Summary sm = simulate(w, s, execution_plan(w, s, resolve_run_config(s, w))).summary;
+        const Summary sm = simulate(w, s, execution_plan(w, s, resolve_engine_config(s, w))).summary;
         REQUIRE(sm.status == "ok");
         CHECK(sm.time_ms == Approx(1043.0).epsilon(1e-12));
         CHECK(sm.bytes_written == 1020);

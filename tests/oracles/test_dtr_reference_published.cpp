@@ -61,9 +61,9 @@ void check_log(const PublishedLog& log) {
 
 }  // namespace
 
-TEST_CASE("shared: reference runtime, published DTR table, inceptionv4") { check_log(kPublished[0]); }
-TEST_CASE("shared: reference runtime, published DTR table, lstm") { check_log(kPublished[1]); }
-TEST_CASE("shared: reference runtime, published DTR table, transformer") { check_log(kPublished[2]); }
-TEST_CASE("shared: reference runtime, published DTR table, treelstm") { check_log(kPublished[3]); }
-TEST_CASE("shared: reference runtime, published DTR table, tv_densenet121") { check_log(kPublished[4]); }
-TEST_CASE("shared: reference runtime, published DTR table, unroll_gan") { check_log(kPublished[5]); }
+TEST_CASE("shared: reference runtime, published DTR table, inceptionv4", "[shared]") { check_log(kPublished[0]); }
+TEST_CASE("shared: reference runtime, published DTR table, lstm", "[shared]") { check_log(kPublished[1]); }
+TEST_CASE("shared: reference runtime, published DTR table, transformer", "[shared]") { check_log(kPublished[2]); }
+TEST_CASE("shared: reference runtime, published DTR table, treelstm", "[shared]") { check_log(kPublished[3]); }
+TEST_CASE("shared: reference runtime, published DTR table, tv_densenet121", "[shared]") { check_log(kPublished[4]); }
+TEST_CASE("shared: reference runtime, published DTR table, unroll_gan", "[shared]") { check_log(kPublished[5]); }

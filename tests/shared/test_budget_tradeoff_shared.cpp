@@ -25,7 +25,7 @@ RunResult run_mnv2(double ratio, const std::string& policy) {
 
 }  // namespace
 
-TEST_CASE("shared: budget trade-off on MobilenetV2 batch 4 (dtr and hybrid and swap only)") {
+TEST_CASE("shared: budget trade-off on MobilenetV2 batch 4 (dtr and hybrid and swap only)", "[shared]") {
     struct Point {
         double ratio;
         std::uint64_t budget;
@@ -60,7 +60,7 @@ TEST_CASE("shared: budget trade-off on MobilenetV2 batch 4 (dtr and hybrid and s
     }
 }
 
-TEST_CASE("shared: every heuristic on MobilenetV2 batch 4 at 60% of the no-swap peak") {
+TEST_CASE("shared: every heuristic on MobilenetV2 batch 4 at 60% of the no-swap peak", "[shared]") {
     const std::pair<const char*, std::uint64_t> expected[] = {{"dtr", 247}, {"dtr_eq", 247}, {"dtr_local", 197},
                                                               {"msps", 203}, {"lru", 204},    {"size", 135},
                                                               {"random", 604}, {"megengine", 247}};

@@ -16,7 +16,7 @@ namespace fs = std::filesystem;
 
 using namespace memsim::test;
 
-TEST_CASE("shared: cli run on MobilenetV2 batch 4 agrees with info, exactly") {
+TEST_CASE("shared: cli run on MobilenetV2 batch 4 agrees with info, exactly", "[shared]") {
     const Outcome info = run_memsim("info ../shared/profiles/MobilenetV2 --batch 4 --json");
     REQUIRE(info.code == 0);
     const json i = json::parse(info.out);

@@ -78,9 +78,9 @@ void check_log(const std::string& prefix, std::size_t requests, std::size_t dist
 
 }  // namespace
 
-TEST_CASE("shared: dtr end-of-log requests, inceptionv4") { check_log("inceptionv4-64", 3437, 1345, 0); }
-TEST_CASE("shared: dtr end-of-log requests, lstm") { check_log("lstm-128", 24, 12, 0); }
-TEST_CASE("shared: dtr end-of-log requests, transformer") { check_log("transformer-10", 1268, 512, 0); }
-TEST_CASE("shared: dtr end-of-log requests, treelstm") { check_log("treelstm-6", 24, 12, 0); }
-TEST_CASE("shared: dtr end-of-log requests, tv_densenet121") { check_log("tv_densenet121-84", 2787, 1091, 101); }
-TEST_CASE("shared: dtr end-of-log requests, unroll_gan") { check_log("unroll_gan-512", 36, 24, 17); }
+TEST_CASE("shared: dtr end-of-log requests, inceptionv4", "[shared]") { check_log("inceptionv4-64", 3437, 1345, 0); }
+TEST_CASE("shared: dtr end-of-log requests, lstm", "[shared]") { check_log("lstm-128", 24, 12, 0); }
+TEST_CASE("shared: dtr end-of-log requests, transformer", "[shared]") { check_log("transformer-10", 1268, 512, 0); }
+TEST_CASE("shared: dtr end-of-log requests, treelstm", "[shared]") { check_log("treelstm-6", 24, 12, 0); }
+TEST_CASE("shared: dtr end-of-log requests, tv_densenet121", "[shared]") { check_log("tv_densenet121-84", 2787, 1091, 101); }
+TEST_CASE("shared: dtr end-of-log requests, unroll_gan", "[shared]") { check_log("unroll_gan-512", 36, 24, 17); }

@@ -35,7 +35,7 @@ const Published kPublished[] = {
 
 }  // namespace
 
-TEST_CASE("shared: DTR logs match the published operator count and compute and constants") {
+TEST_CASE("shared: DTR logs match the published operator count and compute and constants", "[shared]") {
     for (const Published& p : kPublished) {
         INFO(p.prefix);
         const DtrLog log = load_dtr_log_detailed(shared_dtr_log(p.prefix));
@@ -51,7 +51,7 @@ TEST_CASE("shared: DTR logs match the published operator count and compute and c
     }
 }
 
-TEST_CASE("shared: memsim info --dtr-log prints the published baseline of every log") {
+TEST_CASE("shared: memsim info --dtr-log prints the published baseline of every log", "[shared]") {
     for (const Published& p : kPublished) {
         INFO(p.prefix);
         const Outcome o = run_memsim("info --json --dtr-log " + shared_dtr_log(p.prefix));

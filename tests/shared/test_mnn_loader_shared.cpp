@@ -10,7 +10,7 @@
 
 using namespace memsim;
 
-TEST_CASE("shared: linear_fit reproduces MobilenetV2's measured compute") {
+TEST_CASE("shared: linear_fit reproduces MobilenetV2's measured compute", "[shared]") {
     const std::string dir = memsim::test::shared_profile("MobilenetV2");
     // Measured (b2, b4, b8, b16) 1548.550 / 2488.364 / 4296.386 / 8014.835 ms, fitted 1584.861 / 2498.488 / 4326.153 / 7981.522.
     for (const auto& [b, tolerance] : {std::pair{2, 0.025}, {4, 0.01}, {8, 0.01}, {16, 0.01}}) {

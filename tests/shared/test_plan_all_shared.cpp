@@ -9,7 +9,7 @@
 
 #include "file_support.h"
 
-TEST_CASE("shared: plan --strategy all runs mincostflow_fast once on Squeezenet") {
+TEST_CASE("shared: plan --strategy all runs mincostflow_fast once on Squeezenet", "[shared]") {
     const memsim::test::Outcome o =
         memsim::test::run_memsim("plan ../shared/profiles/Squeezenet --batch 4 --strategy all --json");
     REQUIRE(o.code == 0);

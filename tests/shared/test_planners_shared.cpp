@@ -56,17 +56,17 @@ void check_run(const std::string& model, int batch, const std::string& strategy)
 
 }  // namespace
 
-TEST_CASE("shared: offsets greedy_by_size within 1 percent of the bound on MobilenetV2 and best_offsets below it") {
+TEST_CASE("shared: offsets greedy_by_size within 1 percent of the bound on MobilenetV2 and best_offsets below it", "[shared]") {
     check_quality("MobilenetV2", 4, 0.01, 585835940, 0.001);
     check_quality("MobilenetV2", 16, 0.01, 2327331748, 0.001);
 }
 
-TEST_CASE("shared: offsets greedy_by_size within 4 percent of the bound on Squeezenet and best_offsets under 1 percent") {
+TEST_CASE("shared: offsets greedy_by_size within 4 percent of the bound on Squeezenet and best_offsets under 1 percent", "[shared]") {
     check_quality("Squeezenet", 4, 0.04, 242906088, 0.01);
     check_quality("Squeezenet", 16, 0.04, 964217640, 0.01);
 }
 
-TEST_CASE("shared: lower bounds of the shared profiles") {
+TEST_CASE("shared: lower bounds of the shared profiles", "[shared]") {
     // The live-bytes peak of the usage records equals the os allocator's peak (raw sizes).
     for (const std::string model : {"MobilenetV2", "Squeezenet"}) {
         INFO(model);
@@ -75,14 +75,14 @@ TEST_CASE("shared: lower bounds of the shared profiles") {
     }
 }
 
-TEST_CASE("shared: peer_heuristic on Squeezenet batch 4 matches the reference C++ greedy up to alignment") {
+TEST_CASE("shared: peer_heuristic on Squeezenet batch 4 matches the reference C++ greedy up to alignment", "[shared]") {
     // The reference code's C++ greedy (front gap included) gives 241,300,480 on 64-byte
     // aligned sizes; here sizes are raw: the same layout ends 24 bytes lower.
     const std::vector<UsageRecord> records = usage_records(load_mnn_profile(shared_profile("Squeezenet"), 4));
     CHECK(make_plan("peer_heuristic", records).total == 241300456);
 }
 
-TEST_CASE("shared: peer_heuristic_python gives the reference's heuristic_peak_bytes exactly") {
+TEST_CASE("shared: peer_heuristic_python gives the reference's heuristic_peak_bytes exactly", "[shared]") {
     // peer_reference.csv: the reference's Python planner run unchanged at batch 4.
     for (const std::string model : {"MobilenetV2", "Squeezenet"}) {
         INFO(model);
@@ -92,12 +92,12 @@ TEST_CASE("shared: peer_heuristic_python gives the reference's heuristic_peak_by
     }
 }
 
-TEST_CASE("shared: planner allocators in a run give the plan total as peak on Squeezenet") {
+TEST_CASE("shared: planner allocators in a run give the plan total as peak on Squeezenet", "[shared]") {
     for (const char* s : {"greedy_by_size", "greedy_by_size_offsets", "mxnet", "peer_heuristic", "equality"})
         check_run("Squeezenet", 4, s);
 }
 
-TEST_CASE("shared: planner allocators in a run give the plan total as peak on MobilenetV2") {
+TEST_CASE("shared: planner allocators in a run give the plan total as peak on MobilenetV2", "[shared]") {
     for (const char* s : {"greedy_by_size", "greedy_by_size_offsets", "greedy_best"}) check_run("MobilenetV2", 4, s);
     check_run("MobilenetV2", 16, "greedy_by_size_offsets");
 }

@@ -48,7 +48,7 @@ Outcome run_planner(const Workload& w, const std::string& planner, double ratio)
 
 }  // namespace
 
-TEST_CASE("shared: recompute planners on every DTR log end ok or oom, never in an error") {
+TEST_CASE("shared: recompute planners on every DTR log end ok or oom, never in an error", "[shared]") {
     for (const std::string prefix : {"inceptionv4-64", "lstm-128", "transformer-10", "treelstm-6", "tv_densenet121-84",
                                      "unroll_gan-512"}) {
         const Workload w = load_dtr_log(shared_dtr_log(prefix));
@@ -66,7 +66,7 @@ TEST_CASE("shared: recompute planners on every DTR log end ok or oom, never in a
     CHECK(run_planner(load_dtr_log(shared_dtr_log("transformer-10")), "msps_on_demand", 0.5).recomputed_ops == 85);
 }
 
-TEST_CASE("shared: msps_on_demand on Squeezenet batch 8 at 60% stops as thrash, at 90% fits") {
+TEST_CASE("shared: msps_on_demand on Squeezenet batch 8 at 60% stops as thrash, at 90% fits", "[shared]") {
     // Below what any schedule fits (the dynamic heuristics are oom there too), the plan
     // regenerated shared ancestors over and over: it hung, or at 30% ran out of host memory.
     const Workload w = load_mnn_profile(shared_profile("Squeezenet"), 8);

@@ -18,7 +18,7 @@
 using namespace memsim;
 using namespace memsim::test;
 
-TEST_CASE("shared: planners on MobilenetV2 batch 4 at 60% of the no-swap peak") {
+TEST_CASE("shared: planners on MobilenetV2 batch 4 at 60% of the no-swap peak", "[shared]") {
     const Workload w = load_mnn_profile(shared_profile("MobilenetV2"), 4);
     OsAllocator os;
     const std::uint64_t peak = replay_peak(w, os);

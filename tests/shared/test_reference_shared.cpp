@@ -53,15 +53,15 @@ void check_modes(const std::string& model, int first_batch, int last_batch) {
 
 }  // namespace
 
-TEST_CASE("shared: MobilenetV2 oracle pool and compute for batches 2-16") { check_static("MobilenetV2"); }
-TEST_CASE("shared: Squeezenet oracle pool and compute for batches 2-16") { check_static("Squeezenet"); }
+TEST_CASE("shared: MobilenetV2 oracle pool and compute for batches 2-16", "[shared]") { check_static("MobilenetV2"); }
+TEST_CASE("shared: Squeezenet oracle pool and compute for batches 2-16", "[shared]") { check_static("Squeezenet"); }
 
-TEST_CASE("shared: forward_end inferred as in the reference") {
+TEST_CASE("shared: forward_end inferred as in the reference", "[shared]") {
     CHECK(load_mnn_profile(shared_profile("MobilenetV2"), 4).forward_end == 1438);
     CHECK(load_mnn_profile(shared_profile("Squeezenet"), 4).forward_end == 119);
 }
 
-TEST_CASE("shared: MobilenetV2 reference swap modes for batches 2-6") { check_modes("MobilenetV2", 2, 6); }
-TEST_CASE("shared: MobilenetV2 reference swap modes for batches 7-11") { check_modes("MobilenetV2", 7, 11); }
-TEST_CASE("shared: MobilenetV2 reference swap modes for batches 12-16") { check_modes("MobilenetV2", 12, 16); }
-TEST_CASE("shared: Squeezenet reference swap modes for batches 2-16") { check_modes("Squeezenet", 2, 16); }
+TEST_CASE("shared: MobilenetV2 reference swap modes for batches 2-6", "[shared]") { check_modes("MobilenetV2", 2, 6); }
+TEST_CASE("shared: MobilenetV2 reference swap modes for batches 7-11", "[shared]") { check_modes("MobilenetV2", 7, 11); }
+TEST_CASE("shared: MobilenetV2 reference swap modes for batches 12-16", "[shared]") { check_modes("MobilenetV2", 12, 16); }
+TEST_CASE("shared: Squeezenet reference swap modes for batches 2-16", "[shared]") { check_modes("Squeezenet", 2, 16); }

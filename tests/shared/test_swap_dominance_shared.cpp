@@ -36,7 +36,7 @@ std::string ratio(double r) { return ", memory: {budget_ratio: " + std::to_strin
 
 }  // namespace
 
-TEST_CASE("shared: async with the budget prefetch beats sync at 60% on the phone disk, with no eviction") {
+TEST_CASE("shared: async with the budget prefetch beats sync at 60% on the phone disk, with no eviction", "[shared]") {
     // Was 32311.009 ms (eager) against 22866.489 ms (sync): eager reads pushed 9 tensors
     // out again. Now 20487.3 ms, nothing evicted or cancelled.
     const Workload& w = mobilenet();
@@ -49,7 +49,7 @@ TEST_CASE("shared: async with the budget prefetch beats sync at 60% on the phone
     CHECK(async.peak_bytes <= 350887471u);
 }
 
-TEST_CASE("shared: just_in_time is at least as good as every fixed lead on the Samsung disk") {
+TEST_CASE("shared: just_in_time is at least as good as every fixed lead on the Samsung disk", "[shared]") {
     // Feature maps, async, no budget. Was 1.147x the compute time against 1.002x for lead_ops: 50.
     const Workload& w = mobilenet();
     const auto time = [&](const std::string& prefetch) {
@@ -63,7 +63,7 @@ TEST_CASE("shared: just_in_time is at least as good as every fixed lead on the S
     }
 }
 
-TEST_CASE("shared: without a budget the budget prefetch keeps the peak that eager gives back") {
+TEST_CASE("shared: without a budget the budget prefetch keeps the peak that eager gives back", "[shared]") {
     // Samsung disk, feature maps: eager reads everything back at the backward start and
     // the live peak is the no-swap peak; the budget rule caps at the peak with reads on demand.
     const Workload& w = mobilenet();
@@ -74,7 +74,7 @@ TEST_CASE("shared: without a budget the budget prefetch keeps the peak that eage
     CHECK(budget.time_ms == Approx(w.compute_ms()).epsilon(1e-9));
 }
 
-TEST_CASE("shared: the hideable selection swaps only what the phone disk can move in time") {
+TEST_CASE("shared: the hideable selection swaps only what the phone disk can move in time", "[shared]") {
     // feature_maps: 246 selected, 243 writes cancelled. hideable: 5, none cancelled.
     const Workload& w = mobilenet();
     const Summary fm = run(w, kPhone, "", "{allocator: os, swap: {mode: async, select: feature_maps}}");
@@ -88,7 +88,7 @@ TEST_CASE("shared: the hideable selection swaps only what the phone disk can mov
     CHECK(hide.time_ms == Approx(w.compute_ms()).epsilon(1e-9));
 }
 
-TEST_CASE("shared: dominance on a small grid: async never slower than sync or semi_sync, never above the budget") {
+TEST_CASE("shared: dominance on a small grid: async never slower than sync or semi_sync, never above the budget", "[shared]") {
     const Workload& w = mobilenet();
     for (const char* disk : {kPhone, kSamsung, kNvme}) {
         for (const double r : {0.4, 0.7}) {
@@ -104,7 +104,7 @@ TEST_CASE("shared: dominance on a small grid: async never slower than sync or se
     }
 }
 
-TEST_CASE("shared: dominance on a small grid: the hybrid is never slower than the better of swap-only and recompute-only") {
+TEST_CASE("shared: dominance on a small grid: the hybrid is never slower than the better of swap-only and recompute-only", "[shared]") {
     // Tolerance 1%: docs/swap.md, "Dominance".
     const Workload& w = mobilenet();
     for (const char* disk : {kPhone, kNvme}) {
@@ -120,7 +120,7 @@ TEST_CASE("shared: dominance on a small grid: the hybrid is never slower than th
     }
 }
 
-TEST_CASE("shared: the hybrid mixes swap and recompute at 50% on the Samsung flash, faster than either alone") {
+TEST_CASE("shared: the hybrid mixes swap and recompute at 50% on the Samsung flash, faster than either alone", "[shared]") {
     // Its plan (the swaps the disk hides, here 29 feature maps covering 84% of the excess
     // over the budget, written within the forward pass) and DTR for the rest: 110 ops
     // recomputed. Was 2853.713 ms, the dtr run (no plan, every eviction dropped).
@@ -137,7 +137,7 @@ TEST_CASE("shared: the hybrid mixes swap and recompute at 50% on the Samsung fla
     CHECK(hybrid.peak_bytes <= 292406226u);
 }
 
-TEST_CASE("shared: prefetch {budget: {cap: SIZE}} caps the early reads of the budget prefetch without a budget") {
+TEST_CASE("shared: prefetch {budget: {cap: SIZE}} caps the early reads of the budget prefetch without a budget", "[shared]") {
     // Feature maps, async, phone disk, no budget. The default cap is the in-use peak of the
     // same run with reads on demand (546.4 MiB; that run takes 5,069.5 ms), kept at the
     // compute time; a higher cap lets early reads raise the peak, a cap below the peak holds
@@ -161,7 +161,7 @@ TEST_CASE("shared: prefetch {budget: {cap: SIZE}} caps the early reads of the bu
                       Catch::Contains("'lots' is not a size"));
 }
 
-TEST_CASE("shared: without a budget the budget prefetch never lifts the peak above the run with reads on demand") {
+TEST_CASE("shared: without a budget the budget prefetch never lifts the peak above the run with reads on demand", "[shared]") {
     // MobilenetV2 batch 4, feature maps, os, async, every shipped disk: the default budget
     // prefetch reaches the on-demand run's peak and no more, at the compute time
     // (2,488.364 ms). The on-demand times are 5,069.5 (phone), 2,984.7 (Samsung), 2,656.8
@@ -189,7 +189,7 @@ TEST_CASE("shared: without a budget the budget prefetch never lifts the peak abo
     CHECK(sq.live_peak_bytes == 195581288u);
 }
 
-TEST_CASE("shared: on the fast disks the hybrid swaps only, at the compute time, where dtr is out of memory") {
+TEST_CASE("shared: on the fast disks the hybrid swaps only, at the compute time, where dtr is out of memory", "[shared]") {
     // MobilenetV2 batch 4 at 20% (docs/swap.md, "Where swapping is cheap"): the hidden-swap
     // plan (135 feature maps) meets the budget alone on NVMe and host RAM; nothing is
     // recomputed and nothing evicted. dtr runs out of memory there.
@@ -218,7 +218,7 @@ TEST_CASE("shared: on the fast disks the hybrid swaps only, at the compute time,
     CHECK(tight.time_ms == Approx(2494.4).margin(0.05));
 }
 
-TEST_CASE("shared: at the tightest budgets the hybrid drops nothing it could not regenerate, and finishes") {
+TEST_CASE("shared: at the tightest budgets the hybrid drops nothing it could not regenerate, and finishes", "[shared]") {
     // MobilenetV2 batch 4, os. Judged on time alone, the hybrid dropped tensors whose
     // regeneration needs more than the budget and ran out of memory at each point below
     // (as dtr does), where swap-only finishes. A drop whose depth-first regeneration cannot

@@ -23,7 +23,7 @@ Summary run(const Workload& w, const std::string& policy, const std::string& pla
 
 }  // namespace
 
-TEST_CASE("shared: swapping never beats compute and sync pays for every byte on the disk") {
+TEST_CASE("shared: swapping never beats compute and sync pays for every byte on the disk", "[shared]") {
     for (const std::string model : {"MobilenetV2", "Squeezenet"}) {
         const Workload w = load_mnn_profile(shared_profile(model), 4);
         const double bytes_per_ms = 104094472.0 / 4452.0;
@@ -45,7 +45,7 @@ TEST_CASE("shared: swapping never beats compute and sync pays for every byte on 
     }
 }
 
-TEST_CASE("shared: budget selection keeps the peak under the budget (os)") {
+TEST_CASE("shared: budget selection keeps the peak under the budget (os)", "[shared]") {
     const Workload w = load_mnn_profile(shared_profile("MobilenetV2"), 4);
     OsAllocator os;
     const std::uint64_t no_swap_peak = replay_peak(w, os);
@@ -61,7 +61,7 @@ TEST_CASE("shared: budget selection keeps the peak under the budget (os)") {
     }
 }
 
-TEST_CASE("shared: more disk bandwidth never makes sync or semi_sync slower") {
+TEST_CASE("shared: more disk bandwidth never makes sync or semi_sync slower", "[shared]") {
     for (const std::string model : {"MobilenetV2", "Squeezenet"}) {
         const Workload w = load_mnn_profile(shared_profile(model), 4);
         for (const std::string mode : {"sync", "semi_sync"}) {
@@ -82,7 +82,7 @@ TEST_CASE("shared: more disk bandwidth never makes sync or semi_sync slower") {
 // less; a faster disk frees more memory and then pays for reads queued behind writes.
 // Time is therefore monotone in bandwidth only among disks fast enough that the set of
 // tensors used in place no longer changes (docs/swap.md, "A faster disk can be slower").
-TEST_CASE("shared: once writes keep up, more bandwidth never makes async slower") {
+TEST_CASE("shared: once writes keep up, more bandwidth never makes async slower", "[shared]") {
     const std::vector<std::string> bandwidths = {"5MB/s", "23.4MB/s", "100MB/s", "500MB/s", "1GB/s",
                                                  "2GB/s", "5GB/s",  "10GB/s",   "100GB/s"};
     for (const std::string model : {"MobilenetV2", "Squeezenet"}) {
@@ -111,7 +111,7 @@ TEST_CASE("shared: once writes keep up, more bandwidth never makes async slower"
     }
 }
 
-TEST_CASE("shared: a faster disk can make async slower (the in-place anomaly)") {
+TEST_CASE("shared: a faster disk can make async slower (the in-place anomaly)", "[shared]") {
     // Squeezenet batch 4, eager prefetch: at 15 MB/s every write is still pending when its
     // tensor is needed (used in place, nothing read); at 20 MB/s one write completes, its
     // tensor is freed and must be read back behind the writes still queued.

@@ -31,12 +31,12 @@ inline EventLog journey_log() {
     auto take = [&](double t, int tensor, std::uint64_t bytes) {
         log.resident(t, tensor, true);
         live += bytes;
-        log.sample(t, live, live);
+        log.sample(t, live, live, live);
     };
     auto give = [&](double t, int tensor, std::uint64_t bytes) {
         log.resident(t, tensor, false);
         live -= bytes;
-        log.sample(t, live, live);
+        log.sample(t, live, live, live);
     };
     take(0, 0, 1000);
     take(0, 1, 2000);

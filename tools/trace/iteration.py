@@ -6,11 +6,14 @@ from one iteration to the next (docs/tracing.md).
 """
 import torch
 
-OPTIMIZERS = ("sgd", "adam", "none")
+from tools.trace.models import TraceError
 
 
 def make_optimizer(name: str, model):
     params = [p for p in model.parameters() if p.requires_grad]
+    if not params and name != "none":
+        raise TraceError(f"the model has no parameter that requires grad, so --optimizer {name} has nothing to "
+                         "update; give --optimizer none to trace the forward and backward passes alone")
     if name == "sgd":
         return torch.optim.SGD(params, lr=0.01)
     if name == "adam":
@@ -18,20 +21,30 @@ def make_optimizer(name: str, model):
     return None
 
 
-def run_iteration(workload, optimizer, before_backward=None):
+class Step:
+    """Which part of the iteration is running, for error messages."""
+    name = "forward"
+
+
+def run_iteration(workload, optimizer, before_backward=None, step: Step = None):
+    step = step if step is not None else Step()
     torch.manual_seed(0)
+    step.name = "forward"
     output = workload.model(*workload.inputs)
+    step.name = "loss"
     loss = workload.loss_fn(output, workload.labels)
     del output
     if before_backward is not None:
         before_backward()
+    step.name = "backward"
     loss.backward()
     del loss
+    step.name = "optimizer step"
     if optimizer is not None:
         # The step without torch.optim's profiling wrapper, whose record_function would
         # log profiler handles (a zeros(1) tensor and a _record_function_enter op).
-        step = getattr(type(optimizer).step, "__wrapped__", None)
-        step(optimizer) if step is not None else optimizer.step()
+        unwrapped = getattr(type(optimizer).step, "__wrapped__", None)
+        unwrapped(optimizer) if unwrapped is not None else optimizer.step()
     workload.model.zero_grad(set_to_none=True)
 
 

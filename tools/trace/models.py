@@ -12,8 +12,46 @@ from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Tuple
 
 
+# The optimizer steps the tracer can record (tools/trace/iteration.py builds them).
+OPTIMIZERS = ("sgd", "adam", "none")
+
+
 class TraceError(Exception):
-    """Bad input: printed as one clear message, exit status 1."""
+    """Bad input: printed as one clear message, exit status 1. `cause`: the exception
+    raised by the user's code, if that is what failed (its traceback is shown on request)."""
+
+    def __init__(self, message: str, cause: Optional[BaseException] = None):
+        super().__init__(message)
+        self.cause = cause
+
+
+# Set to 1 to see the whole Python traceback of an error raised by the user's code.
+TRACEBACK_VARIABLE = "MEMSIM_TRACE_TRACEBACK"
+
+
+def describe_exception(e: BaseException, path: Optional[str] = None) -> str:
+    """One line for an exception raised by user code: its type and message, and where in
+    the user's file `path` it was raised (its innermost frame there, if any)."""
+    if isinstance(e, SystemExit):
+        text = f"called sys.exit({e.code!r})"
+    else:
+        message = " ".join(str(e).split())
+        text = f"raised {type(e).__name__}" + (f": {message}" if message else "")
+    if path is not None:
+        mine = [f for f in traceback.extract_tb(e.__traceback__) if os.path.abspath(f.filename) == os.path.abspath(path)]
+        if mine:
+            text += f" (at {mine[-1].filename}:{mine[-1].lineno})"
+    return text
+
+
+def error_text(e: TraceError) -> str:
+    """What `memsim trace` prints for `e`: one line, and for an error of the user's code
+    a pointer to its whole traceback (printed after the line with MEMSIM_TRACE_TRACEBACK=1)."""
+    if e.cause is None:
+        return str(e)
+    if os.environ.get(TRACEBACK_VARIABLE) != "1":
+        return f"{e} ({TRACEBACK_VARIABLE}=1 shows the whole traceback)"
+    return f"{e}\n" + "".join(traceback.format_exception(type(e.cause), e.cause, e.cause.__traceback__)).rstrip()
 
 
 @dataclass
@@ -34,7 +72,7 @@ _DEFAULT_SHAPES = {"inception_v3": (3, 299, 299)}
 
 def classification_models() -> List[str]:
     """Every classification builder of torchvision.models, by name, sorted."""
-    import torchvision.models as tvm
+    tvm = _torchvision_models()
 
     names = []
     for name, fn in vars(tvm).items():
@@ -66,9 +104,19 @@ def _classification_loss(output, labels):
     return F.cross_entropy(_logits(output), labels)
 
 
+def _torchvision_models():
+    try:
+        import torchvision.models
+    except ImportError as e:
+        raise TraceError(f"torchvision cannot be imported by {sys.executable} ({e}); scripts/setup.sh installs "
+                         "Debian's python3-torchvision, or give the model as FILE.py:factory")
+    return torchvision.models
+
+
 def torchvision_workload(name: str, batch: int, input_shape: Optional[Tuple[int, ...]], device: str) -> Workload:
     import torch
-    import torchvision.models as tvm
+
+    tvm = _torchvision_models()
 
     valid = classification_models()
     if name not in valid:
@@ -91,16 +139,18 @@ def torchvision_workload(name: str, batch: int, input_shape: Optional[Tuple[int,
 def factory_workload(spec: str, batch: int, input_shape: Optional[Tuple[int, ...]], device: str) -> Workload:
     """FILE.py:factory -> factory(**accepted of batch, input_shape, device)."""
     path, _, func_name = spec.rpartition(":")
-    if not os.path.isfile(path):
+    if not os.path.exists(path):
         raise TraceError(f"factory file '{path}' not found (from '{spec}')")
+    if not os.path.isfile(path):
+        raise TraceError(f"factory file '{path}' is not a regular file (from '{spec}')")
     module_name = "memsim_trace_factory_" + os.path.splitext(os.path.basename(path))[0]
     try:
         module_spec = importlib.util.spec_from_file_location(module_name, path)
         module = importlib.util.module_from_spec(module_spec)
         sys.modules[module_name] = module
         module_spec.loader.exec_module(module)
-    except Exception:
-        raise TraceError(f"factory file '{path}' raised while loading:\n{traceback.format_exc()}")
+    except (Exception, SystemExit) as e:  # a module that ends the process is an error too
+        raise TraceError(f"factory file '{path}' {describe_exception(e, path)} while loading", e)
     factory = getattr(module, func_name, None)
     if not callable(factory):
         names = sorted(n for n, v in vars(module).items() if callable(v) and not n.startswith("_")
@@ -114,8 +164,8 @@ def factory_workload(spec: str, batch: int, input_shape: Optional[Tuple[int, ...
         raise TraceError(f"--input-shape given but {func_name}() in '{path}' takes no input_shape parameter")
     try:
         result = factory(**{k: v for k, v in offered.items() if k in params})
-    except Exception:
-        raise TraceError(f"{func_name}() in '{path}' raised:\n{traceback.format_exc()}")
+    except (Exception, SystemExit) as e:
+        raise TraceError(f"{func_name}() in '{path}' {describe_exception(e, path)}", e)
     if not (isinstance(result, tuple) and len(result) == 4):
         raise TraceError(f"{func_name}() in '{path}' must return (model, inputs, labels, loss_fn), got {type(result).__name__}")
     model, inputs, labels, loss_fn = result
@@ -123,10 +173,22 @@ def factory_workload(spec: str, batch: int, input_shape: Optional[Tuple[int, ...
         inputs = (inputs,)
     import torch
 
+    if not isinstance(model, torch.nn.Module):
+        raise TraceError(f"{func_name}() in '{path}' returned a model of type {type(model).__name__}; "
+                         "the model must be a torch.nn.Module")
+    if not callable(loss_fn):
+        raise TraceError(f"{func_name}() in '{path}' returned a loss_fn of type {type(loss_fn).__name__}; "
+                         "it must be callable as loss_fn(output, labels)")
+
     shapes = [list(t.shape) for t in inputs if isinstance(t, torch.Tensor)]
     return Workload(model.to(device), tuple(t.to(device) if isinstance(t, torch.Tensor) else t for t in inputs),
                     labels.to(device) if isinstance(labels, torch.Tensor) else labels, loss_fn,
                     {"model": spec, "source": "factory", "input_shape": shapes[0] if len(shapes) == 1 else shapes})
+
+
+def factory_path(spec: str) -> Optional[str]:
+    """FILE.py of a FILE.py:factory spec, else None."""
+    return spec.rpartition(":")[0] if ".py:" in spec else None
 
 
 def load_workload(spec: str, batch: int, input_shape, device: str) -> Workload:

@@ -66,12 +66,13 @@ class Recorder(TorchDispatchMode):
     replaces it with the median time over the timing passes.
     """
 
-    def __init__(self, synchronize=None):
+    def __init__(self, synchronize=None, on_operator=None):
         super().__init__()
         self.lines: List[dict] = []
         self.op_names: List[str] = []
         self.op_times: List[int] = []
         self._synchronize = synchronize
+        self._on_operator = on_operator  # called with the operator count after each one
         self._next_name = 0
         self._names: Dict[int, tuple] = {}  # id(tensor) -> (weakref, name)
         self._storages: Dict[int, _Storage] = {}  # StorageImpl address -> storage
@@ -169,6 +170,8 @@ class Recorder(TorchDispatchMode):
         written = _written_arguments(func, args, kwargs)
         self._record(func.overloadpacket.__name__, inputs, arg_names, outputs, written)
         self.op_times.append(elapsed)
+        if self._on_operator:
+            self._on_operator(len(self.op_times))
         return out
 
     def _input_index(self, inputs, t: torch.Tensor) -> Optional[int]:
@@ -184,8 +187,8 @@ class Recorder(TorchDispatchMode):
         # An in-place operator on a tensor that alone names its non-constant storage is a
         # MUTATE (the published format's in-place operator: a new version of the same
         # size, the old one released). Writes to constants (parameters, buffers,
-        # optimizer state) or to a storage other names share are a CALL whose result
-        # aliases the written argument: no new memory, as in place really is.
+        # optimizer state) or to a storage other names share are a CALL that allocates
+        # nothing, as in place really is; the written tensor keeps its name.
         mutable = all(
             not self._storage_of_name[self.name_of(w)].constant
             and len(self._storage_of_name[self.name_of(w)].names) == 1
@@ -203,33 +206,51 @@ class Recorder(TorchDispatchMode):
         call = {"INSTRUCTION": "CALL", "NAME": op, "ARGS": arg_names, "RESULT": [], "TIME": index}
         self.lines.append(call)
         for t in results:
-            name = self._fresh_name()
-            call["RESULT"].append(name)
             storage = self._storage(t)
             alias = -1
+            if storage is not None:
+                alias = next((i for i, a in enumerate(inputs) if self._storage(a) is storage), -1)
+                if alias >= 0 and any(self._storage(a) is not storage for a in inputs):
+                    # A result on an argument's storage from an operator that reads other
+                    # storages too (an in-place write to a parameter, to optimizer state or
+                    # to batch norm's running statistics): the argument already names it, so
+                    # it is not a result. As a result it would give an existing storage a
+                    # computed parent, which the published DTR runtime cannot track
+                    # (docs/tracing.md, "Runs under the published simulator").
+                    if self.name_of(t) is None:
+                        self._names[id(t)] = (weakref.ref(t), arg_names[alias])
+                    continue
+            name = self._fresh_name()
+            call["RESULT"].append(name)
             if storage is None:
                 storage = self._new_storage(t, constant=False)
                 memory = storage.nbytes
             else:
                 memory = 0
-                for i, a in enumerate(inputs):
-                    if self._storage(a) is storage:
-                        alias = i
-                        break
             self.lines.append({"INSTRUCTION": "MEMORY", "NAME": name, "MEMORY": str(memory)})
             self.lines.append({"INSTRUCTION": "ALIAS", "NAME": name, "ALIAS": str(alias)})
             self._bind(t, name, storage)
+        if not call["RESULT"]:
+            # Every CALL has a result (the published parser unpacks them): a 0-byte one,
+            # released at once, as the published logs write cudnn_batch_norm's empty
+            # reserve buffer.
+            name = self._fresh_name()
+            call["RESULT"].append(name)
+            self.lines.append({"INSTRUCTION": "MEMORY", "NAME": name, "MEMORY": "0"})
+            self.lines.append({"INSTRUCTION": "ALIAS", "NAME": name, "ALIAS": "-1"})
+            self.lines.append({"INSTRUCTION": "RELEASE", "NAME": name})
         self.peak_bytes = max(self.peak_bytes, self.live_bytes)
 
 
 class OpTimer(TorchDispatchMode):
     """A timing pass: operator names and times only, nothing else recorded."""
 
-    def __init__(self, synchronize=None):
+    def __init__(self, synchronize=None, on_operator=None):
         super().__init__()
         self.op_names: List[str] = []
         self.op_times: List[int] = []
         self._synchronize = synchronize
+        self._on_operator = on_operator
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
@@ -241,4 +262,6 @@ class OpTimer(TorchDispatchMode):
             self._synchronize()
         self.op_times.append(time.perf_counter_ns() - start)
         self.op_names.append(func.overloadpacket.__name__)
+        if self._on_operator:
+            self._on_operator(len(self.op_times))
         return out

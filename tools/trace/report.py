@@ -76,12 +76,18 @@ def budget(path):
               f"| {r['bytes_written']} | {r['recomputed_ops']} |")
 
 
+# Disk rates of the sweep, by the name of the configuration they come from.
+_DISKS = {"104094472B/4.452s": "phone flash 23.4 MB/s (configs/phone.yaml)",
+          "3.2GB/s": "NVMe 3.2 GB/s (configs/nvme_datacenter.yaml)"}
+
+
 def disk(path):
     print("| log | budget | disk | status | time (ms) | overhead | stall (ms) | swapped | written (B) |")
     print("| --- |" + " --- |" * 8)
     for r in _rows(path):
+        rate = r["platform.disk.bandwidth"]
         print(f"| {_name(r['workload.dtr_log'])} | {float(r['platform.memory.budget_ratio']):.0%} "
-              f"| {r['platform.disk.bandwidth']} | {r['status']} | {float(r['time_ms']):.0f} | {_overhead(r)} "
+              f"| {_DISKS.get(rate, rate)} | {r['status']} | {float(r['time_ms']):.0f} | {_overhead(r)} "
               f"| {float(r['stall_ms']):.0f} | {r['swap_selected_tensors']} | {r['bytes_written']} |")
 
 

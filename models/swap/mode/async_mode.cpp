@@ -8,8 +8,6 @@ namespace {
 
 class AsyncMode final : public SwapMode {
 public:
-    bool uses_prefetch_rule() const override { return true; }
-
     void after_forward_op(SwapActions& a, int op) override {
         a.free_finished_writes(op);  // the reference frees finished writes only at op ends
         a.issue_writes_after(op);
@@ -26,6 +24,6 @@ public:
 
 }  // namespace
 
-std::unique_ptr<SwapMode> make_async_mode() { return std::make_unique<AsyncMode>(); }
+std::unique_ptr<SwapMode> make_async_mode(const PolicyParams&) { return std::make_unique<AsyncMode>(); }
 
 }  // namespace memsim

@@ -5,13 +5,10 @@ namespace memsim {
 
 namespace {
 
-class NoSwapMode final : public SwapMode {
-public:
-    bool moves_tensors() const override { return false; }
-};
+class NoSwapMode final : public SwapMode {};
 
 }  // namespace
 
-std::unique_ptr<SwapMode> make_no_swap_mode() { return std::make_unique<NoSwapMode>(); }
+std::unique_ptr<SwapMode> make_no_swap_mode(const PolicyParams&) { return std::make_unique<NoSwapMode>(); }
 
 }  // namespace memsim

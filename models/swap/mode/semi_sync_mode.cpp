@@ -32,6 +32,6 @@ public:
 
 }  // namespace
 
-std::unique_ptr<SwapMode> make_semi_sync_mode() { return std::make_unique<SemiSyncMode>(); }
+std::unique_ptr<SwapMode> make_semi_sync_mode(const PolicyParams&) { return std::make_unique<SemiSyncMode>(); }
 
 }  // namespace memsim

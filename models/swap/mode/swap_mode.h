@@ -31,20 +31,35 @@ public:
     virtual bool free_pending_writes_at_forward_end() = 0;
 };
 
+// What a mode is, written in its row: the scenario checks, the warnings and `compare`
+// read them from the table without building a mode, and a mode built from its row
+// answers them too (for the engine).
+struct SwapModeFlags {
+    bool moves_tensors = true;  // false: no swapping at all
+    // Semantics that defer frees of finished writes free them at this mode's sync points.
+    bool has_sync_points = true;
+    // Reads are issued by the prefetch rule (policy.swap.prefetch matters).
+    bool uses_prefetch_rule = false;
+};
+
 class SwapMode {
 public:
     virtual ~SwapMode() = default;
-    [[nodiscard]] virtual bool moves_tensors() const { return true; }  // false: no swapping at all
-    // Semantics that defer frees of finished writes free them at this mode's sync points.
-    [[nodiscard]] virtual bool has_sync_points() const { return true; }
-    // Reads are issued by the prefetch rule (policy.swap.prefetch matters).
-    [[nodiscard]] virtual bool uses_prefetch_rule() const { return false; }
+    [[nodiscard]] bool moves_tensors() const { return flags_.moves_tensors; }
+    [[nodiscard]] bool has_sync_points() const { return flags_.has_sync_points; }
+    [[nodiscard]] bool uses_prefetch_rule() const { return flags_.uses_prefetch_rule; }
     virtual void after_forward_op(SwapActions& /*a*/, int /*op*/) {}
     virtual void before_backward_op(SwapActions& /*a*/, int /*op*/) {}
+
+private:
+    friend struct SwapModeBuilder;
+    SwapModeFlags flags_;
 };
 
-using SwapModeRow = PolicyRow<std::unique_ptr<SwapMode> (*)()>;
+using SwapModeRow = PolicyRow<std::unique_ptr<SwapMode> (*)(const PolicyParams&), SwapModeFlags>;
 
 std::span<const SwapModeRow> swap_modes();
+// The row's mode with the `given` parameters (its defaults for the rest) and its flags.
+std::unique_ptr<SwapMode> make_swap_mode(const SwapModeRow& row, const ParamValues& given = {});
 
 }  // namespace memsim

@@ -8,8 +8,6 @@ namespace {
 
 class SyncMode final : public SwapMode {
 public:
-    bool has_sync_points() const override { return false; }
-
     void after_forward_op(SwapActions& a, int op) override {
         a.issue_writes_after(op);
         a.wait_writes_after(op, op, "waiting for swap-outs (sync)");
@@ -23,6 +21,6 @@ public:
 
 }  // namespace
 
-std::unique_ptr<SwapMode> make_sync_mode() { return std::make_unique<SyncMode>(); }
+std::unique_ptr<SwapMode> make_sync_mode(const PolicyParams&) { return std::make_unique<SyncMode>(); }
 
 }  // namespace memsim

@@ -28,6 +28,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<PrefetchRule> make_budget_prefetch(const PrefetchParams& params) { return std::make_unique<BudgetPrefetch>(params.cap_bytes); }
+std::unique_ptr<PrefetchRule> make_budget_prefetch(const PolicyParams& params) {
+    return std::make_unique<BudgetPrefetch>(params.has("cap") ? std::optional(params.bytes("cap")) : std::nullopt);
+}
 
 }  // namespace memsim

@@ -12,6 +12,6 @@ public:
 
 }  // namespace
 
-std::unique_ptr<PrefetchRule> make_eager_prefetch(const PrefetchParams&) { return std::make_unique<EagerPrefetch>(); }
+std::unique_ptr<PrefetchRule> make_eager_prefetch(const PolicyParams&) { return std::make_unique<EagerPrefetch>(); }
 
 }  // namespace memsim

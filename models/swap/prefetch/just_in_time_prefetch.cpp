@@ -59,7 +59,7 @@ private:
 
 }  // namespace
 
-std::unique_ptr<PrefetchRule> make_just_in_time_prefetch(const PrefetchParams&) {
+std::unique_ptr<PrefetchRule> make_just_in_time_prefetch(const PolicyParams&) {
     return std::make_unique<JustInTimePrefetch>();
 }
 

@@ -19,6 +19,6 @@ private:
 
 }  // namespace
 
-std::unique_ptr<PrefetchRule> make_lead_ms_prefetch(const PrefetchParams& p) { return std::make_unique<LeadMsPrefetch>(p.lead_ms); }
+std::unique_ptr<PrefetchRule> make_lead_ms_prefetch(const PolicyParams& p) { return std::make_unique<LeadMsPrefetch>(p.number("lead")); }
 
 }  // namespace memsim

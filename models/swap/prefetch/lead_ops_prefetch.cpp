@@ -18,8 +18,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<PrefetchRule> make_lead_ops_prefetch(const PrefetchParams& p) {
-    return std::make_unique<LeadOpsPrefetch>(p.lead_ops);
+std::unique_ptr<PrefetchRule> make_lead_ops_prefetch(const PolicyParams& p) {
+    return std::make_unique<LeadOpsPrefetch>(static_cast<int>(p.count("lead")));
 }
 
 }  // namespace memsim

@@ -57,28 +57,12 @@ public:
     [[nodiscard]] virtual bool caps_at_no_prefetch_peak() const { return false; }
 };
 
-// A rule's parameter as a scenario writes it: none (`eager`), an op count
-// (`lead_ops: N`) or a duration (`lead_ms: T`).
-enum class PrefetchParam { None, Ops, Ms };
-
-struct PrefetchParams {
-    int lead_ops = 0;
-    double lead_ms = 0.0;
-    std::optional<std::uint64_t> cap_bytes;  // the user's prefetch memory cap, if set
-};
-
-struct PrefetchFactory {
-    PrefetchParam param = PrefetchParam::None;
-    std::unique_ptr<PrefetchRule> (*make)(const PrefetchParams&) = nullptr;
-    bool takes_cap = false;  // accepts {NAME: {cap: SIZE}} (a memory cap for early reads)
-};
-
-using PrefetchRow = PolicyRow<PrefetchFactory>;
+// A row: the rule's name, summary, factory and parameters (lead_ops declares its op
+// count, budget its optional memory cap); the factory reads them by key.
+using PrefetchRow = PolicyRow<std::unique_ptr<PrefetchRule> (*)(const PolicyParams&)>;
 
 // Every user-selectable rule, in the order --help and error suggestions list them.
 std::span<const PrefetchRow> prefetch_rules();
-// The name as a scenario writes it: "eager", "lead_ops: N", "lead_ms: T".
-std::string prefetch_usage(const PrefetchRow& row);
 
 // Budget-aware admission of early reads (the budget and just_in_time rules): a group
 // issued at op `op` for op `group` holds its bytes over ops op..group-1 on top of what

@@ -10,12 +10,10 @@ namespace {
 class BudgetSelection final : public SwapSelection {
 public:
     SwapPlan plan(const Workload& w, const SelectionInputs& in) const override { return plan_budget(w, *in.budget); }
-    bool needs_budget() const override { return true; }
-    std::unique_ptr<VictimRule> victim_rule() const override { return make_victim_rule("budget"); }
 };
 
 }  // namespace
 
-std::unique_ptr<SwapSelection> make_budget_selection() { return std::make_unique<BudgetSelection>(); }
+std::unique_ptr<SwapSelection> make_budget_selection(const PolicyParams&) { return std::make_unique<BudgetSelection>(); }
 
 }  // namespace memsim

@@ -12,6 +12,6 @@ public:
 
 }  // namespace
 
-std::unique_ptr<SwapSelection> make_feature_maps_selection() { return std::make_unique<FeatureMapsSelection>(); }
+std::unique_ptr<SwapSelection> make_feature_maps_selection(const PolicyParams&) { return std::make_unique<FeatureMapsSelection>(); }
 
 }  // namespace memsim

@@ -40,9 +40,8 @@ public:
         : w_(w), windows_(feature_map_windows(w)), n_(static_cast<int>(w.ops.size())), time_before_(w.ops.size() + 1, 0.0) {
         for (int i = 0; i < n_; ++i) time_before_[i + 1] = time_before_[i] + w.ops[i].cost_ms / in.gpu_speed_scale;
         for (const FeatureMapWindow& win : windows_) {
-            const auto b = static_cast<double>(w.tensors[win.tensor].bytes);
-            write_ms_.push_back(in.disk.write_latency_ms + b * 1e3 / in.disk.write_bytes_per_s);
-            read_ms_.push_back(in.disk.read_latency_ms + b * 1e3 / in.disk.read_bytes_per_s);
+            write_ms_.push_back(in.disk.write_ms(w.tensors[win.tensor].bytes));
+            read_ms_.push_back(in.disk.read_ms(w.tensors[win.tensor].bytes));
         }
     }
 
@@ -145,7 +144,6 @@ public:
     SwapPlan plan(const Workload& w, const SelectionInputs& in) const override {
         return HideablePlanner(w, in).plan(in.budget, only_hidden_);
     }
-    std::unique_ptr<VictimRule> victim_rule() const override { return make_victim_rule("budget"); }
 
 private:
     bool only_hidden_;
@@ -153,7 +151,7 @@ private:
 
 }  // namespace
 
-std::unique_ptr<SwapSelection> make_hideable_selection() { return std::make_unique<HideableSelection>(false); }
+std::unique_ptr<SwapSelection> make_hideable_selection(const PolicyParams&) { return std::make_unique<HideableSelection>(false); }
 std::unique_ptr<SwapSelection> make_hybrid_selection() { return std::make_unique<HideableSelection>(true); }
 
 }  // namespace memsim

@@ -9,6 +9,7 @@
 #include <optional>
 #include <span>
 
+#include "models/platform/transfer_model.h"
 #include "models/policy_table.h"
 #include "models/swap/swap_plan.h"
 #include "models/swap/victim/victim_rule.h"
@@ -16,38 +17,48 @@
 
 namespace memsim {
 
-// The platform's disk as a selection sees it (bandwidth-aware selections time the I/O).
-struct DiskRates {
-    double read_bytes_per_s = 0;
-    double write_bytes_per_s = 0;
-    double read_latency_ms = 0;
-    double write_latency_ms = 0;
-};
-
-// What a selection plans from besides the workload.
+// What a selection plans from besides the workload (bandwidth-aware selections time
+// their I/O with the disk's transfer model).
 struct SelectionInputs {
     std::optional<std::uint64_t> budget;
-    DiskRates disk;
+    TransferModel disk{DiskSpec{}};
     double gpu_speed_scale = 1.0;
+};
+
+// What a selection needs and does at run time, written in its row: the scenario checks
+// read them from the table, and a selection built from its row answers them (for the
+// engine).
+struct SwapSelectionFlags {
+    bool needs_budget = false;
+    // The victim rule (models/swap/victim/) that picks run-time swap-outs when no
+    // recompute heuristic does ("": none).
+    std::string_view victim_rule;
+    // Run-time evictions still go to disk when a recompute heuristic picks them.
+    bool spills_heuristic_victims = false;
 };
 
 class SwapSelection {
 public:
     virtual ~SwapSelection() = default;
     [[nodiscard]] virtual SwapPlan plan(const Workload& w, const SelectionInputs& in) const = 0;
-    [[nodiscard]] virtual bool needs_budget() const { return false; }
-    // Picks run-time swap-outs when no recompute heuristic does (nullptr: none).
-    [[nodiscard]] virtual std::unique_ptr<VictimRule> victim_rule() const { return nullptr; }
-    // Run-time evictions still go to disk when a recompute heuristic picks them.
-    [[nodiscard]] virtual bool spills_heuristic_victims() const { return false; }
+    [[nodiscard]] bool needs_budget() const { return flags_.needs_budget; }
+    // The row's victim rule, built (nullptr: none).
+    [[nodiscard]] std::unique_ptr<VictimRule> victim_rule() const;
+    [[nodiscard]] bool spills_heuristic_victims() const { return flags_.spills_heuristic_victims; }
+
+private:
+    friend struct SwapSelectionBuilder;
+    SwapSelectionFlags flags_;
 };
 
-using SwapSelectionRow = PolicyRow<std::unique_ptr<SwapSelection> (*)()>;
+using SwapSelectionRow = PolicyRow<std::unique_ptr<SwapSelection> (*)(const PolicyParams&), SwapSelectionFlags>;
 
 std::span<const SwapSelectionRow> swap_selections();
+// The row's selection with the `given` parameters (its defaults for the rest) and its flags.
+std::unique_ptr<SwapSelection> make_swap_selection(const SwapSelectionRow& row, const ParamValues& given = {});
 // No static selection: an empty plan.
 std::unique_ptr<SwapSelection> make_no_selection();
-// The hybrid's static plan (policy.hybrid): the hideable selection limited to swaps the
+// The hybrid's static plan (its plan only: no flags, no victim rule) (policy.hybrid): the hideable selection limited to swaps the
 // disk hides entirely, when they alone meet the budget (hideable_selection.cpp);
 // otherwise empty, and every eviction is swapped or dropped at run time.
 std::unique_ptr<SwapSelection> make_hybrid_selection();

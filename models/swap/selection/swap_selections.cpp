@@ -1,30 +1,46 @@
-// The swap selections a scenario can name (policy.swap.select), one row each.
+// The swap selections a scenario can name (policy.swap.select), one row each: name,
+// summary, factory, parameters (none yet) and what the selection needs
+// (SwapSelectionFlags).
 #include <array>
 
 #include "models/swap/selection/swap_selection.h"
 
 namespace memsim {
 
-std::unique_ptr<SwapSelection> make_feature_maps_selection();   // feature_maps_selection.cpp
-std::unique_ptr<SwapSelection> make_budget_selection();         // budget_selection.cpp
-std::unique_ptr<SwapSelection> make_fixed_buffer_selection();   // fixed_buffer_selection.cpp
-std::unique_ptr<SwapSelection> make_hideable_selection();       // hideable_selection.cpp
+std::unique_ptr<SwapSelection> make_feature_maps_selection(const PolicyParams&);   // feature_maps_selection.cpp
+std::unique_ptr<SwapSelection> make_budget_selection(const PolicyParams&);         // budget_selection.cpp
+std::unique_ptr<SwapSelection> make_fixed_buffer_selection(const PolicyParams&);   // fixed_buffer_selection.cpp
+std::unique_ptr<SwapSelection> make_hideable_selection(const PolicyParams&);       // hideable_selection.cpp
 
-namespace {
+std::span<const SwapSelectionRow> swap_selections() {
+    static const std::array selections{
+        SwapSelectionRow{"feature_maps", "every feature map, out after its last forward use, in for its first backward use",
+                         make_feature_maps_selection},
+        SwapSelectionRow{"budget", "only enough feature maps to fit the budget; the rest swapped on demand",
+                         make_budget_selection, {}, {.needs_budget = true, .victim_rule = "budget"}},
+        SwapSelectionRow{"fixed_buffer", "nothing planned: what does not fit is swapped on demand (the reference's DXR rule)",
+                         make_fixed_buffer_selection, {},
+                         {.needs_budget = true, .victim_rule = "fixed_buffer", .spills_heuristic_victims = true}},
+        SwapSelectionRow{"hideable", "feature maps whose I/O the disk can hide, most memory per ms of exposed I/O first",
+                         make_hideable_selection, {}, {.victim_rule = "budget"}},
+    };
+    return selections;
+}
 
-const std::array kSelections{
-    SwapSelectionRow{"feature_maps", "every feature map, out after its last forward use, in for its first backward use",
-                     make_feature_maps_selection},
-    SwapSelectionRow{"budget", "only enough feature maps to fit the budget; the rest swapped on demand",
-                     make_budget_selection},
-    SwapSelectionRow{"fixed_buffer", "nothing planned: what does not fit is swapped on demand (the reference's DXR rule)",
-                     make_fixed_buffer_selection},
-    SwapSelectionRow{"hideable", "feature maps whose I/O the disk can hide, most memory per ms of exposed I/O first",
-                     make_hideable_selection},
+std::unique_ptr<VictimRule> SwapSelection::victim_rule() const {
+    return flags_.victim_rule.empty() ? nullptr : make_victim_rule(flags_.victim_rule);
+}
+
+struct SwapSelectionBuilder {
+    static std::unique_ptr<SwapSelection> build(const SwapSelectionRow& row, const ParamValues& given) {
+        std::unique_ptr<SwapSelection> selection = row.make(PolicyParams(row.params, given));
+        selection->flags_ = row.flags;
+        return selection;
+    }
 };
 
-}  // namespace
-
-std::span<const SwapSelectionRow> swap_selections() { return kSelections; }
+std::unique_ptr<SwapSelection> make_swap_selection(const SwapSelectionRow& row, const ParamValues& given) {
+    return SwapSelectionBuilder::build(row, given);
+}
 
 }  // namespace memsim

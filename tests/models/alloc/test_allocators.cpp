@@ -88,15 +88,16 @@ TEST_CASE("replay of a hand-made graph: os and pool peaks worked out on paper") 
 
 TEST_CASE("allocator table: os, pool and one planner row per strategy, and unknown names get the valid ones and the closest") {
     const std::vector<std::string> names = allocator_names();
-    REQUIRE(names.size() == 2 + plan::strategy_names().size());
+    REQUIRE(names.size() == 3 + plan::strategy_names().size());
     CHECK(names[0] == "os");
     CHECK(names[1] == "pool");
-    CHECK(names[2] == "planner:naive");
+    CHECK(names[2] == "torch_caching");
+    CHECK(names[3] == "planner:naive");
     for (const AllocatorRow& row : allocator_table()) {
         INFO(row.name);
         CHECK(!row.summary.empty());
         CHECK(make_allocator(std::string(row.name))->name() == row.name);
     }
-    CHECK_THROWS_WITH(make_allocator("poll"), Catch::Contains("unknown allocator 'poll' (valid: os, pool, planner:naive,") &&
+    CHECK_THROWS_WITH(make_allocator("poll"), Catch::Contains("unknown allocator 'poll' (valid: os, pool, torch_caching, planner:naive,") &&
                                                   Catch::Contains("did you mean 'pool'?"));
 }

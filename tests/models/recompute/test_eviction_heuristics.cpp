@@ -2,6 +2,7 @@
 // worked out by hand in the comments.
 #include <catch2/catch.hpp>
 
+#include <limits>
 #include <stdexcept>
 
 #include "models/recompute/dtr_eq_heuristic.h"
@@ -63,7 +64,7 @@ FakeView standard_state() {
 
 const std::vector<TensorId> kCandidates{0, 1, 3, 4};
 
-std::size_t choose(const std::string& name, const FakeView& view, HeuristicParams params = {}) {
+std::size_t choose(const std::string& name, const FakeView& view, const ParamValues& params = {}) {
     auto h = make_eviction_heuristic(name, params);
     return h->choose(view, kCandidates);
 }
@@ -106,17 +107,17 @@ TEST_CASE("megengine: the SPEC formula with free neighbours and recompute counts
     // Defaults a=1, b=1.0001, c=1, d=1, cost as dtr's: t0 1.001/(10*3.001) = 0.03336,
     // t1 5.001/(20*6.001) = 0.04167, t3 7.001/(40*2.001) = 0.0875, t4 5.001/(10*1.001) = 0.4996.
     CHECK(choose("megengine", v) == 0);
-    ScoredHeuristic plain("megengine", megengine_score, HeuristicParams{});
+    const auto& megengine_row = *find_row(eviction_heuristic_table(), "megengine");
+    ScoredHeuristic plain("megengine", megengine_score, PolicyParams(megengine_row.params, {}));
     CHECK(plain.score(v, 1) == Approx(5.001 / (20.0 * 6.001)).epsilon(1e-12));
     // 100 free bytes around t1: 5.001/(120*6.001) = 0.006945 -> t1.
     v.free_[1] = 100;
     CHECK(choose("megengine", v) == 1);
     // Recomputed 3 times with b = 2: x8 -> 0.05556 > t0's 0.03336.
     v.recomputes_[1] = 3;
-    HeuristicParams params;
-    params.b = 2.0;
+    const ParamValues params{{"b", 2.0}};
     CHECK(choose("megengine", v, params) == 0);
-    ScoredHeuristic penalised("megengine", megengine_score, params);
+    ScoredHeuristic penalised("megengine", megengine_score, PolicyParams(megengine_row.params, params));
     CHECK(penalised.score(v, 1) == Approx(8.0 * 5.001 / (120.0 * 6.001)).epsilon(1e-12));
 }
 
@@ -150,17 +151,14 @@ TEST_CASE("dtr_eq: groups merge on eviction, subtract on recompute, never split"
 
 TEST_CASE("random: seeded splitmix64, reproducible") {
     FakeView v = standard_state();
-    HeuristicParams params;
-    params.seed = 0;
-    auto a = make_eviction_heuristic("random", params);
+    auto a = make_eviction_heuristic("random", {{"seed", std::uint64_t{0}}});
     // splitmix64 from seed 0: 0xe220a8397b1dcdaf, 0x6e789e6aa1b965f4, 0x06c45d188009454f (mod 4: 3, 0, 3).
     CHECK(a->choose(v, kCandidates) == 3);
     CHECK(a->choose(v, kCandidates) == 0);
     CHECK(a->choose(v, kCandidates) == 3);
     // Another seed, another stream: from seed 1, 0x910a2dec89025cc1, 0xbeeb8da1658eec67,
     // 0xf893a2eefb32555e (mod 4: 1, 3, 2). A heuristic that ignored its seed fails here.
-    params.seed = 1;
-    auto b = make_eviction_heuristic("random", params);
+    auto b = make_eviction_heuristic("random", {{"seed", std::uint64_t{1}}});
     CHECK(b->choose(v, kCandidates) == 1);
     CHECK(b->choose(v, kCandidates) == 3);
     CHECK(b->choose(v, kCandidates) == 2);
@@ -173,4 +171,8 @@ TEST_CASE("heuristic factory: every name, and unknown names rejected") {
     CHECK_THROWS_WITH(make_eviction_heuristic("belady", {}), Catch::Contains("unknown recompute heuristic 'belady' (valid: dtr, dtr_eq,"));
     CHECK_THROWS_WITH(make_eviction_heuristic("dtr_lcoal", {}), Catch::Contains("did you mean 'dtr_local'?"));
     for (const EvictionHeuristicRow& row : eviction_heuristic_table()) CHECK(!row.summary.empty());
+    // A parameter the row does not declare, or outside its range, is refused by name.
+    CHECK_THROWS_WITH(make_eviction_heuristic("dtr", {{"seed", std::uint64_t{1}}}), Catch::Contains("'seed' is not a parameter"));
+    CHECK_THROWS_WITH(make_eviction_heuristic("megengine", {{"a", std::numeric_limits<double>::infinity()}}),
+                      Catch::Contains("parameter 'a': inf is not a number"));
 }

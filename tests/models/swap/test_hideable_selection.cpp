@@ -26,8 +26,8 @@ Workload three_maps() {
 }
 
 SwapPlan hideable(const Workload& w, std::optional<std::uint64_t> budget, double bytes_per_s = 100000) {
-    const SelectionInputs in{budget, {bytes_per_s, bytes_per_s, 0, 0}, 1.0};
-    return find_row(swap_selections(), "hideable")->make()->plan(w, in);
+    const SelectionInputs in{budget, TransferModel({bytes_per_s, bytes_per_s, 0, 0}), 1.0};
+    return make_swap_selection(*find_row(swap_selections(), "hideable"))->plan(w, in);
 }
 
 }  // namespace
@@ -44,7 +44,7 @@ TEST_CASE("hideable selection: without a budget only the swaps the disk hides, a
     CHECK(p.out_after[0] == std::vector<TensorId>{0});
     CHECK(p.in_for[5] == std::vector<TensorId>{0});
     // feature_maps takes all three whatever the disk.
-    CHECK(find_row(swap_selections(), "feature_maps")->make()->plan(w, {}).selected.size() == 3);
+    CHECK(make_swap_selection(*find_row(swap_selections(), "feature_maps"))->plan(w, {}).selected.size() == 3);
 }
 
 TEST_CASE("hideable selection: a budget takes exposed swaps too, until it is met") {

@@ -60,8 +60,9 @@ int issued(PrefetchRule& rule, const FakeQueue& q, int op, int last) {
     return group - op;
 }
 
-std::unique_ptr<PrefetchRule> make_rule(const std::string& name, PrefetchParams params = {}) {
-    return find_row(prefetch_rules(), name)->make.make(params);
+std::unique_ptr<PrefetchRule> make_rule(const std::string& name, const ParamValues& given = {}) {
+    const PrefetchRow* row = find_row(prefetch_rules(), name);
+    return row->make(PolicyParams(row->params, given));
 }
 
 }  // namespace
@@ -73,7 +74,9 @@ TEST_CASE("policy tables: every row parses, an unknown name suggests the closest
         CHECK(parse_scenario(kBase, "t.yaml", {"policy.swap.select=" + std::string(row.name)}).policy.swap.select == row.name);
     for (const auto& row : semantics_table())
         CHECK(parse_scenario(kBase, "t.yaml", {"policy.semantics=" + std::string(row.name)}).policy.semantics == row.name);
-    CHECK(parse_scenario(kBase, "t.yaml", {"policy.swap.prefetch=lead_ms:2ms"}).policy.swap.prefetch.lead_ms == 2.0);
+    const Scenario lead_ms = parse_scenario(kBase, "t.yaml", {"policy.swap.prefetch=lead_ms:2ms"});
+    CHECK(lead_ms.policy.swap.prefetch == "lead_ms");
+    CHECK(lead_ms.policy.swap.prefetch_params == ParamValues{{"lead", 2.0}});
     CHECK_THROWS_WITH(parse_scenario(kBase, "t.yaml", {"policy.recompute.heuristic=dtrr"}),
                       Catch::Contains("--set 'policy.recompute.heuristic=dtrr': policy.recompute.heuristic: unknown value 'dtrr' (did you mean 'dtr'?)"));
     CHECK_THROWS_WITH(parse_scenario(kBase, "t.yaml", {"policy.allocator=poool"}),
@@ -85,7 +88,7 @@ TEST_CASE("policy tables: run --help lists every swap mode, selection and prefet
     CHECK(o.code == 0);
     for (const auto& row : swap_modes()) CHECK_THAT(o.out, Catch::Contains(std::string(row.summary)));
     for (const auto& row : swap_selections()) CHECK_THAT(o.out, Catch::Contains(std::string(row.summary)));
-    for (const auto& row : prefetch_rules()) CHECK_THAT(o.out, Catch::Contains(prefetch_usage(row)));
+    for (const auto& row : prefetch_rules()) CHECK_THAT(o.out, Catch::Contains(row_usage(row)));
 }
 
 TEST_CASE("prefetch rules: eager, lead_ops, lead_ms and just_in_time on a hand-set timeline") {
@@ -95,8 +98,8 @@ TEST_CASE("prefetch rules: eager, lead_ops, lead_ms and just_in_time on a hand-s
     q.idle = false;
     q.free_at = 14;
     CHECK(issued(*make_rule("eager"), q, 4, 8) == 5);
-    CHECK(issued(*make_rule("lead_ops", {2, 0, std::nullopt}), q, 4, 8) == 3);     // groups 4, 5, 6
-    CHECK(issued(*make_rule("lead_ms", {0, 4.0, std::nullopt}), q, 4, 8) == 3);    // 0, 2 and 4 ms ahead
+    CHECK(issued(*make_rule("lead_ops", {{"lead", std::uint64_t{2}}}), q, 4, 8) == 3);  // groups 4, 5, 6
+    CHECK(issued(*make_rule("lead_ms", {{"lead", 4.0}}), q, 4, 8) == 3);                // 0, 2 and 4 ms ahead
     // just_in_time: group 5 is needed at 12; issued at the next start (12) it would end
     // at max(14, 12) + 3 = 17 > 12: now. Group 6 is needed at 14, 17 > 14: now. Group 7
     // (needed at 16, 17 > 16): now. Group 8 (needed at 18, 17 <= 18): it waits.
@@ -151,9 +154,7 @@ TEST_CASE("prefetch rules: budget issues in order of need while the predicted in
     CHECK(rule->caps_at_no_prefetch_peak());
     CHECK(round(600) == 2);
     // A user cap replaces it (1000: as the budget above, all four groups go).
-    PrefetchParams capped;
-    capped.cap_bytes = 1000;
-    rule = make_rule("budget", capped);
+    rule = make_rule("budget", {{"cap", std::uint64_t{1000}}});
     CHECK_FALSE(rule->caps_at_no_prefetch_peak());
     CHECK(round(600) == 4);
     // Its own reads always go, whatever the memory; with no cap known, nothing early.

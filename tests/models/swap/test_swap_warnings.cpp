@@ -13,7 +13,7 @@ namespace {
 SwapWarningInputs async_run() {
     SwapWarningInputs in;
     in.swaps = in.async = true;
-    in.read_bytes_per_s = in.write_bytes_per_s = 100000;
+    in.disk.read_bytes_per_s = in.disk.write_bytes_per_s = 100000;
     in.no_swap_live_peak_bytes = 5000;
     in.live_peak_bytes = 4000;
     in.swapped_tensors = 2;
@@ -48,8 +48,8 @@ TEST_CASE("swap warnings: no memory saved, cancelled writes, slower than the ser
 
 TEST_CASE("swap warnings: per-transfer latency counts in the serial schedule") {
     SwapWarningInputs in = async_run();
-    in.read_latency_ms = 1;
-    in.write_latency_ms = 2;  // 90 + 2 x (1 + 2) = 96 ms
+    in.disk.read_latency_ms = 1;
+    in.disk.write_latency_ms = 2;  // 90 + 2 x (1 + 2) = 96 ms
     in.time_ms = 95;
     CHECK(swap_warnings(in).empty());
     in.time_ms = 96.25;

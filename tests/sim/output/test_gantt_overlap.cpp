@@ -1,6 +1,6 @@
 // gantt.html of the shipped scenarios in headless Chromium: no two text boxes overlap
 // (bounding boxes from the DOM) at the default view and at several zoom levels, and
-// labels inside bars stay inside their bars. Chromium is required.
+// labels inside bars stay inside their bars. Without Chromium they skip, loudly (chromium_support.h).
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -59,31 +59,36 @@ void check_no_overlaps(const std::string& name, const std::string& args, const s
 
 }  // namespace
 
-TEST_CASE("gantt chromium: no overlapping text in the shipped scenarios' charts at default and zoomed views") {
+TEST_CASE("gantt chromium: no overlapping text in the shipped scenarios' charts at default and zoomed views", "[chromium]") {
+    SKIP_WITHOUT_CHROMIUM();
     for (const char* scenario : {"example", "swap_modes", "budget_tradeoff", "disk_speed_whatif"}) {
         SECTION(scenario) { check_no_overlaps(scenario, fmt::format("run scenarios/{}.yaml", scenario)); }
     }
 }
 
-TEST_CASE("gantt chromium: no overlapping text for the README picture's run in a narrow window") {
+TEST_CASE("gantt chromium: no overlapping text for the README picture's run in a narrow window", "[chromium]") {
+    SKIP_WITHOUT_CHROMIUM();
     check_no_overlaps("readme_narrow",
                       "run scenarios/swap_modes.yaml",  // as scripts/gantt_screenshot.sh runs it
                       "900,800");
 }
 
-TEST_CASE("shared: gantt chromium: no overlapping text in the shipped prefetch_timing and swap_vs_recompute charts") {
+TEST_CASE("shared: gantt chromium: no overlapping text in the shipped prefetch_timing and swap_vs_recompute charts", "[shared][chromium]") {
+    SKIP_WITHOUT_CHROMIUM();
     for (const char* scenario : {"prefetch_timing", "swap_vs_recompute"}) {
         SECTION(scenario) { check_no_overlaps(scenario, fmt::format("run scenarios/{}.yaml", scenario)); }
     }
 }
 
-TEST_CASE("shared: gantt chromium: no overlapping text for MobilenetV2 swapping by budget at 70%") {
+TEST_CASE("shared: gantt chromium: no overlapping text for MobilenetV2 swapping by budget at 70%", "[shared][chromium]") {
+    SKIP_WITHOUT_CHROMIUM();
     check_no_overlaps("mobilenet_budget_swap",
                       "run scenarios/mobilenetv2_b4.yaml --set policy.allocator=os --set policy.swap.mode=async "
                       "--set policy.swap.select=budget --set platform.memory.budget_ratio=0.7");
 }
 
-TEST_CASE("shared: gantt chromium: no overlapping text for MobilenetV2 under dtr at 60%") {
+TEST_CASE("shared: gantt chromium: no overlapping text for MobilenetV2 under dtr at 60%", "[shared][chromium]") {
+    SKIP_WITHOUT_CHROMIUM();
     check_no_overlaps("mobilenet_dtr",
                       "run scenarios/mobilenetv2_b4.yaml --set policy.allocator=os --set platform.memory.budget_ratio=0.6 "
                       "--set policy.recompute.heuristic=dtr");

@@ -27,8 +27,8 @@ EventLog tiny_log() {
     log.add({lane::kCompute, 1.5, 3.0, 1, "conv1_grad", {2, 3}, 2048});
     log.add({lane::kDiskRead, 2.25, 2.5, 1, "t\"1\"", {1}, 512});
     log.mark(mark::kCancelWrite, 2.0, 1, 1, 512);
-    log.sample(0.0, 1024, 1024);
-    log.sample(1.5, 3072, 2048);
+    log.sample(0.0, 1024, 1024, 1024);
+    log.sample(1.5, 3072, 2048, 3072);
     log.budget_bytes = 4096;
     log.forward_end_ms = 1.5;
     return log;

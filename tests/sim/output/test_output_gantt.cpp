@@ -1,8 +1,8 @@
 // gantt.html in a real browser: headless Chromium renders the page (a screenshot
 // that is not blank) and dumps the DOM after the script ran (each lane, one bar per
 // activity for a small log; merged bars for a large one; tooltips, zoom, pan and
-// reset driven by synthetic mouse events). Chromium is required: when
-// /usr/bin/chromium is missing the tests fail and say how to install it.
+// reset driven by synthetic mouse events). Without
+// /usr/bin/chromium they skip, loudly, and say how to install it (chromium_support.h).
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -32,11 +32,11 @@ EventLog small_log() {
     log.add({lane::kCompute, 6.0, 8.0, 2, "relu1_grad", {2, 3}, 4096});
     log.add({lane::kRecompute, 8.0, 9.0, 3, "conv1 (again)", {2}, 4096});
     log.add({lane::kCompute, 9.0, 10.0, 3, "conv1_grad", {1, 2}, 4096});
-    log.sample(0.0, 8192, 8192);
-    log.sample(2.0, 12288, 12288);
-    log.sample(4.0, 8192, 8192);
-    log.sample(6.0, 12288, 12288);
-    log.sample(10.0, 0, 0);
+    log.sample(0.0, 8192, 8192, 8192);
+    log.sample(2.0, 12288, 12288, 12288);
+    log.sample(4.0, 8192, 8192, 8192);
+    log.sample(6.0, 12288, 12288, 12288);
+    log.sample(10.0, 0, 0, 0);
     log.budget_bytes = 16384;
     log.forward_end_ms = 5.0;
     return log;
@@ -44,7 +44,8 @@ EventLog small_log() {
 
 }  // namespace
 
-TEST_CASE("gantt.html in headless Chromium: each lane and one bar per activity") {
+TEST_CASE("gantt.html in headless Chromium: each lane and one bar per activity", "[chromium]") {
+    SKIP_WITHOUT_CHROMIUM();
     const fs::path dir = fresh_dir("memsim_test_gantt_dom");
     Summary summary;
     summary.scenario = "small";
@@ -64,7 +65,8 @@ TEST_CASE("gantt.html in headless Chromium: each lane and one bar per activity")
     CHECK(dom.find("small &lt;scenario&gt;") != std::string::npos);
 }
 
-TEST_CASE("gantt.html in headless Chromium: the screenshot is not blank") {
+TEST_CASE("gantt.html in headless Chromium: the screenshot is not blank", "[chromium]") {
+    SKIP_WITHOUT_CHROMIUM();
     const fs::path dir = fresh_dir("memsim_test_gantt_png");
     write_gantt_html(small_log(), Summary{}, "small", (dir / "gantt.html").string());
     run_chromium(dir / "gantt.html", fmt::format("--screenshot='{}'", (dir / "gantt.png").string()), dir);
@@ -75,7 +77,8 @@ TEST_CASE("gantt.html in headless Chromium: the screenshot is not blank") {
     CHECK(stats.non_white_share < 0.9);      // and it is not an error page
 }
 
-TEST_CASE("gantt.html stays small for 4k operators and 10k I/Os: sub-pixel bars are merged") {
+TEST_CASE("gantt.html stays small for 4k operators and 10k I/Os: sub-pixel bars are merged", "[chromium]") {
+    SKIP_WITHOUT_CHROMIUM();
     EventLog log;
     double t = 0;
     for (int op = 0; op < 4000; ++op) {
@@ -83,7 +86,7 @@ TEST_CASE("gantt.html stays small for 4k operators and 10k I/Os: sub-pixel bars 
         for (int k = 0; k < 5 && op * 5 / 2 + k < 10000 && op % 2 == 0; ++k)
             log.add({k % 2 ? lane::kDiskRead : lane::kDiskWrite, t + 0.1 * k, t + 0.1 * k + 0.08, op,
                      fmt::format("io{}", k), {op}, 512});
-        log.sample(t, 1000ULL * (op % 100), 900ULL * (op % 100));
+        log.sample(t, 1000ULL * (op % 100), 900ULL * (op % 100), 1000ULL * (op % 100));
         t += 0.5;
     }
     log.forward_end_ms = t / 2;
@@ -148,7 +151,8 @@ std::string probe_line(const std::string& dom, const std::string& key) {
 
 }  // namespace
 
-TEST_CASE("gantt.html in headless Chromium: hover tooltips, wheel zoom, drag pan, double-click reset") {
+TEST_CASE("gantt.html in headless Chromium: hover tooltips, wheel zoom, drag pan, double-click reset", "[chromium]") {
+    SKIP_WITHOUT_CHROMIUM();
     const fs::path dir = fresh_dir("memsim_test_gantt_interact");
     Summary summary;
     write_gantt_html(small_log(), summary, "small", (dir / "gantt.html").string());
@@ -175,7 +179,8 @@ TEST_CASE("gantt.html in headless Chromium: hover tooltips, wheel zoom, drag pan
     CHECK(probe_line(dom, "dblclick") == "dblclick showing 0 \u2013 10 ms of 10 ms");
 }
 
-TEST_CASE("gantt.html with memory by kind stays one readable file for 10k operators and 10k I/Os") {
+TEST_CASE("gantt.html with memory by kind stays one readable file for 10k operators and 10k I/Os", "[chromium]") {
+    SKIP_WITHOUT_CHROMIUM();
     // 10,000 operators each producing one tensor (the first half forward); every other one
     // is written out and read back: 10,000 I/Os, 20,000+ residency changes.
     constexpr int kOps = 10000;
@@ -196,7 +201,7 @@ TEST_CASE("gantt.html with memory by kind stays one readable file for 10k operat
             log.add({lane::kDiskRead, t + 0.3, t + 0.4, op, w.tensors.back().name, {op}, 1000});
         }
         if (op >= 100) log.resident(t + 0.45, op - 100, false);
-        log.sample(t, 100000, 100000);
+        log.sample(t, 100000, 100000, 100000);
         t += 0.5;
     }
     log.forward_end_ms = t / 2;

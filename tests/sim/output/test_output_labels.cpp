@@ -104,6 +104,6 @@ TEST_CASE("memory by kind of the journey fixture, worked out by hand") {
 
 TEST_CASE("memory by kind is empty when the log has no residency changes") {
     EventLog log;
-    log.sample(0, 10, 10);
+    log.sample(0, 10, 10, 10);
     CHECK(memory_by_kind(log, journey_workload()).empty());
 }

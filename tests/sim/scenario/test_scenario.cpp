@@ -55,8 +55,8 @@ TEST_CASE("scenario: --set overrides by dotted path, creating maps") {
     CHECK(s.workload.batch == 8);
     CHECK(s.policy.swap.mode == "async");
     CHECK(s.platform.memory_budget == std::uint64_t{1572864});
-    CHECK(s.policy.swap.prefetch.rule == "lead_ops");
-    CHECK(s.policy.swap.prefetch.lead_ops == 3);
+    CHECK(s.policy.swap.prefetch == "lead_ops");
+    CHECK(s.policy.swap.prefetch_params == ParamValues{{"lead", std::uint64_t{3}}});
     CHECK(s.platform.disk.read_bytes_per_s == 1e9);
     CHECK(s.platform.disk.write_bytes_per_s == 23.4e6);  // only reads were overridden
     // The resolved scenario records the overrides.
@@ -64,13 +64,14 @@ TEST_CASE("scenario: --set overrides by dotted path, creating maps") {
 }
 
 TEST_CASE("scenario: prefetch forms") {
-    auto prefetch = [](const std::string& v) { return parse_scenario(kBase, "t.yaml", {"policy.swap.prefetch=" + v}).policy.swap.prefetch; };
-    CHECK(prefetch("eager").rule == "eager");
-    CHECK(prefetch("just_in_time").rule == "just_in_time");
-    CHECK(prefetch("{lead_ops: 5}").lead_ops == 5);
-    const PrefetchSpec ms = prefetch("{lead_ms: 1.5s}");
-    CHECK(ms.rule == "lead_ms");
-    CHECK(ms.lead_ms == 1500.0);
+    auto prefetch = [](const std::string& v) {
+        const SwapSpec swap = parse_scenario(kBase, "t.yaml", {"policy.swap.prefetch=" + v}).policy.swap;
+        return std::pair{swap.prefetch, swap.prefetch_params};
+    };
+    CHECK(prefetch("eager") == std::pair{std::string("eager"), ParamValues{}});
+    CHECK(prefetch("just_in_time").first == "just_in_time");
+    CHECK(prefetch("{lead_ops: 5}") == std::pair{std::string("lead_ops"), ParamValues{{"lead", std::uint64_t{5}}}});
+    CHECK(prefetch("{lead_ms: 1.5s}") == std::pair{std::string("lead_ms"), ParamValues{{"lead", 1500.0}}});
     CHECK_THAT(error_of([&] { prefetch("jit"); }), Catch::Contains("policy.swap.prefetch"));
 }
 

@@ -2,7 +2,7 @@
 // dash); legend entries and category labels are wrapped, never cut (each text's
 // rendered width fits inside the picture, and the full names are on the page); no two
 // texts overlap; categories are not joined by lines; the Pareto plot merges points that
-// several policies share into one labelled marker. Chromium is required.
+// several policies share into one labelled marker. Without Chromium they skip, loudly (chromium_support.h).
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -64,7 +64,8 @@ std::string series_name(int i) {
 
 }  // namespace
 
-TEST_CASE("sweep plot chromium: 14 series have 14 distinct styles and whole legends") {
+TEST_CASE("sweep plot chromium: 14 series have 14 distinct styles and whole legends", "[chromium]") {
+    SKIP_WITHOUT_CHROMIUM();
     Chart chart;
     chart.title = "14 series";
     chart.x.label = "x";
@@ -94,7 +95,8 @@ TEST_CASE("sweep plot chromium: 14 series have 14 distinct styles and whole lege
     CHECK(legend.find("\u2026") == std::string::npos);  // no ellipsis anywhere
 }
 
-TEST_CASE("sweep plot chromium: categories are whole and not joined by lines and a wide y span is on a log axis") {
+TEST_CASE("sweep plot chromium: categories are whole and not joined by lines and a wide y span is on a log axis", "[chromium]") {
+    SKIP_WITHOUT_CHROMIUM();
     Chart chart;
     chart.title = "categories";
     chart.x.categorical = true;
@@ -122,7 +124,8 @@ TEST_CASE("sweep plot chromium: categories are whole and not joined by lines and
     }
 }
 
-TEST_CASE("sweep plot chromium: the Pareto plot of budget_tradeoff merges shared points and draws ratios to no policy") {
+TEST_CASE("sweep plot chromium: the Pareto plot of budget_tradeoff merges shared points and draws ratios to no policy", "[chromium]") {
+    SKIP_WITHOUT_CHROMIUM();
     const fs::path dir = fresh_dir("sweep_plot_pareto");
     const Outcome o = run_memsim("sweep scenarios/budget_tradeoff.yaml -j 2 --out " + dir.string());
     INFO(o.out << o.err);
@@ -146,7 +149,8 @@ TEST_CASE("sweep plot chromium: the Pareto plot of budget_tradeoff merges shared
     }
 }
 
-TEST_CASE("sweep plot chromium: scripts/plots_to_png.sh renders every plot at twice its size") {
+TEST_CASE("sweep plot chromium: scripts/plots_to_png.sh renders every plot at twice its size", "[chromium]") {
+    SKIP_WITHOUT_CHROMIUM();
     const fs::path dir = fresh_dir("sweep_plot_png");
     Chart chart;
     chart.title = "png";

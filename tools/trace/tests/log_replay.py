@@ -74,3 +74,47 @@ def replay(path):
                 drop(d["NAME"])
         i += 1
     return {"ops": ops, "constants": constants, "peak_bytes": peak}
+
+
+def published_runtime_problems(path):
+    """What the published DTR simulator's optimized runtime (uwsampl/dtr-prototype,
+    simrd) cannot run, as (line number, why) pairs: a CALL without a result (its parser
+    unpacks the MEMORY and ALIAS lines of at least one), and an aliasing result of a CALL
+    that reads another storage too (the aliased storage would gain a computed parent,
+    which its region bookkeeping does not track; docs/tracing.md)."""
+    with open(path) as f:
+        lines = [json.loads(l) for l in f if l.strip()]
+    storage_of = {}
+    next_id = 0
+    problems = []
+    i = 0
+    while i < len(lines):
+        d = lines[i]
+        kind = d["INSTRUCTION"]
+        if kind in ("CONSTANT",):
+            next_id += 1
+            storage_of[d["NAME"]] = next_id
+        elif kind == "CALL":
+            if not d["RESULT"]:
+                problems.append((i + 1, f"CALL {d['NAME']} has no result"))
+            for k, result in enumerate(d["RESULT"]):
+                alias = int(lines[i + 2 + 2 * k]["ALIAS"])
+                if alias < 0:
+                    next_id += 1
+                    storage_of[result] = next_id
+                    continue
+                aliased = storage_of[d["ARGS"][alias]]
+                storage_of[result] = aliased
+                if any(storage_of[a] != aliased for a in d["ARGS"]):
+                    problems.append((i + 1, f"{result} of {d['NAME']} aliases argument {alias} but the call "
+                                            "reads other storages too"))
+            i += 1 + 2 * len(d["RESULT"])
+            continue
+        elif kind == "MUTATE":
+            for m in d["MUTATE"]:
+                next_id += 1
+                storage_of[d["ARGS"][int(m)]] = next_id
+        elif kind in ("COPY", "COPY_FROM"):
+            storage_of[d["DST"]] = storage_of[d["SRC"]]
+        i += 1
+    return problems

@@ -3,14 +3,19 @@ log equal to the tracer's own live-byte peak, recomputation (published DTR seman
 a traced log, and the CLI's errors. MEMSIM names the binary (ctest sets it)."""
 import json
 import os
+import signal
 import subprocess
 import tempfile
+import time
 import unittest
+
+from tools.trace.tests.log_replay import published_runtime_problems
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 MEMSIM = os.environ.get("MEMSIM", os.path.join(REPO, "build", "memsim"))
 SHIPPED = os.path.join(REPO, "examples", "traced", "resnet18_b2.log")
+BAD = os.path.join(HERE, "bad_factories.py")
 
 
 def memsim(*args, env=None):
@@ -71,6 +76,10 @@ class ShippedResnet18(unittest.TestCase):
         self.assertEqual(summary["peak_bytes"], self.meta["tracer_peak_bytes"])
         self.assertEqual(summary["ops"], self.meta["ops"])
 
+    def test_the_published_simulator_can_run_every_shipped_log(self):
+        for name in ("resnet18_b2.log", "mobilenet_v2_b8.log"):
+            self.assertEqual(published_runtime_problems(os.path.join(REPO, "examples", "traced", name)), [])
+
     def test_dtr_at_60_to_90_percent_runs(self):
         """The optimizer's in-place updates of parameters are aliases of constants, not
         new versions: under a budget nothing is allocated for them (docs/tracing.md).
@@ -87,6 +96,114 @@ class ShippedResnet18(unittest.TestCase):
                 self.assertLessEqual(summary["peak_bytes"], int(self.meta["tracer_peak_bytes"] * float(ratio)))
 
 
+def processes_mentioning(text):
+    """Pids of the processes whose command line contains `text`."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if text.encode() in f.read():
+                    found.append(int(pid))
+        except OSError:
+            pass
+    return found
+
+
+class TracerEnds(unittest.TestCase):
+    """Issue 31 item 7: every way the tracer ends without its log is an error with one
+    clear line, and memsim never leaves it running."""
+
+    def trace_fails(self, factory, *args):
+        with tempfile.TemporaryDirectory() as d:
+            done = memsim("trace", f"{BAD}:{factory}", "--out", os.path.join(d, "t.log"), "--no-rss", "-q", *args)
+            self.assertEqual(os.listdir(d), [])
+        self.assertEqual(done.returncode, 1, done.stderr)
+        self.assertEqual(len(done.stderr.strip().splitlines()), 1, done.stderr)
+        return done.stderr
+
+    def test_os_exit_without_a_message(self):
+        for status in (0, 3):
+            with self.subTest(status=status):
+                err = self.trace_fails(f"os_exits_{status}")
+                self.assertIn(f"memsim trace: error: the tracer (/usr/bin/python3) ended with exit status {status} "
+                              f"before finishing, without an error message: code run by {BAD}:os_exits_{status} (the "
+                              f"model or its factory) ended the Python process, e.g. with os._exit({status}); no log "
+                              "was written", err)
+
+    def test_sys_exit_is_reported_by_the_tracer(self):
+        self.assertIn("exits_0() in", self.trace_fails("exits_0"))
+
+    def test_timeout(self):
+        err = self.trace_fails("never_returns", "--timeout", "2")
+        self.assertIn("memsim trace: did not finish within --timeout 2 s", err)
+
+    def start_hanging_trace(self, d):
+        """memsim trace of a factory that never returns, once the tracer runs Python code."""
+        process = subprocess.Popen([MEMSIM, "trace", f"{BAD}:never_returns", "--out", os.path.join(d, "t.log")],
+                                   cwd=REPO, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(process.stderr.close)
+        self.assertIn("pass 1 of 6: building", process.stderr.readline())
+        return process
+
+    def gone(self, d):
+        deadline = time.monotonic() + 60
+        while processes_mentioning(d) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        return processes_mentioning(d) == []
+
+    def test_sigterm_and_sigint_stop_the_tracer(self):
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            with self.subTest(signal=signum.name), tempfile.TemporaryDirectory() as d:
+                process = self.start_hanging_trace(d)
+                process.send_signal(signum)
+                err = process.stderr.read()
+                self.assertEqual(process.wait(timeout=60), -signum)  # memsim ends the way the signal ends it
+                self.assertIn(f"memsim trace: interrupted by {signum.name} during pass 1 of 6 (building", err)
+                self.assertTrue(self.gone(d))
+                self.assertEqual(os.listdir(d), [])
+
+    def test_sigkill_of_memsim_still_ends_the_tracer(self):
+        with tempfile.TemporaryDirectory() as d:
+            process = self.start_hanging_trace(d)
+            process.kill()
+            process.wait(timeout=60)
+            self.assertTrue(self.gone(d))  # PR_SET_PDEATHSIG
+            self.assertEqual(os.listdir(d), [])
+
+
+class OpTimeWarningInInfo(unittest.TestCase):
+    """Two operators of 1 and 3 ms (4 ms); the sidecar's untraced iteration varies."""
+
+    def info_with_untraced(self, untraced_ns):
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, "two.log")
+            with open(log, "w") as f:
+                f.write('{"INSTRUCTION":"ANNOTATE","ANNOTATION":"START"}\n'
+                        '{"INSTRUCTION":"CALL","NAME":"a","ARGS":[],"RESULT":["x0"],"TIME":"1000000"}\n'
+                        '{"INSTRUCTION":"MEMORY","NAME":"x0","MEMORY":"64"}\n'
+                        '{"INSTRUCTION":"ALIAS","NAME":"x0","ALIAS":"-1"}\n'
+                        '{"INSTRUCTION":"CALL","NAME":"b","ARGS":["x0"],"RESULT":["x1"],"TIME":"3000000"}\n'
+                        '{"INSTRUCTION":"MEMORY","NAME":"x1","MEMORY":"64"}\n'
+                        '{"INSTRUCTION":"ALIAS","NAME":"x1","ALIAS":"-1"}\n')
+            with open(log + ".meta.json", "w") as f:
+                json.dump({"untraced_iteration_ns": untraced_ns, "tracer_peak_bytes": 128}, f)
+            return info(log)
+
+    def test_within_the_tolerance(self):
+        for untraced in (3_200_000, 4_000_000, 5_000_000):  # 1.25x, 1x, 0.8x
+            with self.subTest(untraced=untraced):
+                self.assertNotIn("traced_op_time_warning", self.info_with_untraced(untraced))
+
+    def test_outside_the_tolerance(self):
+        facts = self.info_with_untraced(6_000_000)
+        self.assertEqual(facts["traced_op_time_share"], 0.667)
+        self.assertEqual(facts["traced_op_time_warning"],
+                         "the operators' times sum to 4.0 ms, 0.67x the untraced iteration (6.0 ms), outside the "
+                         "tolerance of 25%: memsim replays operator times, so run reports 4.0 ms as the no-policy "
+                         "time and every overhead is relative to it (docs/tracing.md)")
+        self.assertIn("1.33x the untraced iteration (3.0 ms)", self.info_with_untraced(3_000_000)["traced_op_time_warning"])
+
+
 class CommandErrors(unittest.TestCase):
     def test_no_interpreter_with_torch(self):
         with tempfile.TemporaryDirectory() as d:
@@ -100,6 +217,12 @@ class CommandErrors(unittest.TestCase):
         self.assertIn("no Python interpreter that imports torch (tried /nonexistent/python3, /usr/bin/python3, python3)",
                       done.stderr)
         self.assertIn("scripts/setup.sh installs Debian's python3-torch", done.stderr)
+
+    def test_list_into_a_closed_pipe(self):
+        """`memsim trace --list | head -1`: the reader closes the pipe early; no error."""
+        done = subprocess.run(f"'{MEMSIM}' trace --list | head -1", shell=True, cwd=REPO, capture_output=True,
+                              text=True)
+        self.assertEqual((done.stdout, done.stderr), ("alexnet\n", ""))
 
     def test_unknown_model_through_memsim(self):
         with tempfile.TemporaryDirectory() as d:

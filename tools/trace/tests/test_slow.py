@@ -6,7 +6,7 @@ import subprocess
 import tempfile
 import unittest
 
-from tools.trace.tests.log_replay import replay
+from tools.trace.tests.log_replay import published_runtime_problems, replay
 from tools.trace.tracer import trace
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -31,7 +31,7 @@ MODELS = [
 
 # Sidecar fields that describe the machine, the moment or the measured times.
 UNPINNED = {"cpu_model", "date_utc", "op_time_sum_ns", "untraced_iteration_ns", "untraced_iterations_ns", "rss",
-            "tracing_seconds", "threads", "repeat", "python"}
+            "tracing_seconds", "threads", "repeat", "python", "upgraded"}
 
 
 def without_times(path):
@@ -50,6 +50,7 @@ class EveryModelTraces(unittest.TestCase):
                     self.assertGreater(meta["ops"], 0)
                     self.assertGreater(meta["constants"], 0)
                     self.assertEqual(replay(log)["peak_bytes"], meta["tracer_peak_bytes"])
+                    self.assertEqual(published_runtime_problems(log), [])
 
 
 class ShippedLogIsPinned(unittest.TestCase):
@@ -61,7 +62,7 @@ class ShippedLogIsPinned(unittest.TestCase):
                     shipped_meta = json.load(f)
                 with tempfile.TemporaryDirectory() as d:
                     log = os.path.join(d, name)
-                    done = subprocess.run([MEMSIM, "trace", *args, "--repeat", "1", "--no-rss", "--out", log],
+                    done = subprocess.run([MEMSIM, "trace", *args, "--repeat", "1", "--no-rss", "-q", "--out", log],
                                           cwd=REPO, capture_output=True, text=True)
                     self.assertEqual(done.returncode, 0, done.stderr)
                     self.assertEqual(without_times(log), without_times(shipped))

@@ -1,8 +1,8 @@
-// The forked measuring runs (sim/engine/side_run.h): a value crosses the pipe bit for
-// bit, a failed child is "none" (the caller then runs it itself), and a child this
-// process no longer waits for is killed and reaped, not left running or as a zombie. A
-// shared measurement reaches every process forked after it, and its failure or crash
-// wakes them all with nothing.
+// The forked measuring runs (sim/run/child_process.h): a value crosses the pipe bit for
+// bit, a failed child is "none" with its reason, and a child this process no longer
+// waits for is killed and reaped, not left running or as a zombie. A shared measurement
+// reaches every process forked after it, and its failure or crash wakes them all with
+// nothing and the reason.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "sim/engine/side_run.h"
+#include "sim/run/child_process.h"
 
 using namespace memsim;
 
@@ -46,6 +46,18 @@ TEST_CASE("side run: the child's value, its failure, and a child never collected
     }  // killed and reaped here: no child of this process is left
     CHECK(waitpid(-1, nullptr, WNOHANG) == -1);
     CHECK(errno == ECHILD);
+}
+
+TEST_CASE("fork child: the body's return value is the exit code, an exception exit code 1") {
+    int status = 0;
+    const pid_t seven = fork_child([] { return 7; });
+    REQUIRE(seven > 0);
+    REQUIRE(waitpid(seven, &status, 0) == seven);
+    CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 7));
+    const pid_t throwing = fork_child([]() -> int { throw std::runtime_error("no"); });
+    REQUIRE(throwing > 0);
+    REQUIRE(waitpid(throwing, &status, 0) == throwing);
+    CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 1));
 }
 
 namespace {
@@ -84,11 +96,12 @@ TEST_CASE("shared measurement: every process forked after the measuring one gets
 
     SharedMeasurement failed("t");
     const pid_t failing = fork_running([&] {
-        failed.publish(std::nullopt);
+        failed.publish_error("op 3: tensor 7 used after it was freed");
         return 0;
     });
     failed.forked();
     CHECK_FALSE(failed.wait().has_value());
+    CHECK(failed.error() == "op 3: tensor 7 used after it was freed");
     CHECK(exit_code(failing) == 0);
 
     // Killed before publishing: its end still wakes the waiters, with nothing.
@@ -99,6 +112,7 @@ TEST_CASE("shared measurement: every process forked after the measuring one gets
     });
     killed.forked();
     CHECK_FALSE(killed.wait().has_value());
+    CHECK(killed.error() == "its process ended without a result");
     CHECK(exit_code(dying) == 128 + SIGKILL);
 
     // Never started (the fork failed): nothing to wait for.

@@ -1,9 +1,10 @@
-#include "sim/engine/side_run.h"
+#include "sim/run/child_process.h"
 
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -23,20 +24,27 @@ namespace {
 
 }  // namespace
 
+pid_t fork_child(const std::function<int()>& body) {
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    const pid_t pid = fork();
+    if (pid != 0) return pid;  // the parent, or -1
+    int code = 1;
+    try {
+        code = body();
+    } catch (...) {
+    }
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    _exit(code);
+}
+
 ChildMeasurement::ChildMeasurement(const std::function<std::uint64_t()>& measure, const std::string& what) {
     int pipe_fd[2];
     if (pipe(pipe_fd) != 0) cannot_fork(what, errno);
-    std::cout.flush();
-    std::cerr.flush();
-    std::fflush(nullptr);  // nothing buffered may be written twice
-    const pid_t pid = fork();
-    if (pid < 0) {
-        const int error = errno;
-        close(pipe_fd[0]);
-        close(pipe_fd[1]);
-        cannot_fork(what, error);
-    }
-    if (pid == 0) {
+    const pid_t pid = fork_child([&] {
         close(pipe_fd[0]);
         // 'v' and the value, or 'e' and the error's message.
         std::string out;
@@ -54,13 +62,16 @@ ChildMeasurement::ChildMeasurement(const std::function<std::uint64_t()>& measure
         for (std::size_t done = 0; done < out.size();) {
             const ssize_t n = write(pipe_fd[1], out.data() + done, out.size() - done);
             if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) {
-                code = 1;
-                break;
-            }
+            if (n <= 0) return 1;
             done += static_cast<std::size_t>(n);
         }
-        _exit(code);  // no static destructors, no return into the parent's code
+        return code;
+    });
+    if (pid < 0) {
+        const int error = errno;
+        close(pipe_fd[0]);
+        close(pipe_fd[1]);
+        cannot_fork(what, error);
     }
     close(pipe_fd[1]);
     pid_ = pid;
@@ -111,7 +122,7 @@ SharedMeasurement::SharedMeasurement(const std::string& what) {
         munmap(page, sizeof(Page));
         cannot_fork(what, error);
     }
-    page_ = new (page) Page{{0}, 0};
+    page_ = new (page) Page{{0}, 0, {}};
     read_fd_ = pipe_fd[0];
     write_fd_ = pipe_fd[1];
 }
@@ -122,9 +133,16 @@ SharedMeasurement::~SharedMeasurement() {
     munmap(page_, sizeof(Page));
 }
 
-void SharedMeasurement::publish(std::optional<std::uint64_t> value) {
-    if (value) page_->value = *value;
-    page_->state.store(value ? 1 : 2, std::memory_order_release);
+void SharedMeasurement::publish(std::uint64_t value) {
+    page_->value = value;
+    page_->state.store(1, std::memory_order_release);
+}
+
+void SharedMeasurement::publish_error(const std::string& why) {
+    const std::size_t n = std::min(why.size(), sizeof page_->error - 1);
+    std::memcpy(page_->error, why.data(), n);
+    page_->error[n] = '\0';
+    page_->state.store(2, std::memory_order_release);
 }
 
 void SharedMeasurement::forked() {
@@ -140,6 +158,14 @@ std::optional<std::uint64_t> SharedMeasurement::wait() {
     }
     if (page_->state.load(std::memory_order_acquire) != 1) return std::nullopt;
     return page_->value;
+}
+
+std::string SharedMeasurement::error() const {
+    switch (page_->state.load(std::memory_order_acquire)) {
+        case 1: return "";
+        case 2: return page_->error;
+        default: return "its process ended without a result";
+    }
 }
 
 }  // namespace memsim

@@ -1,0 +1,51 @@
+// The Python tracer as a supervised child of `memsim trace` (docs/tracing.md, "Errors,
+// signals and --timeout"): its own process group, a pipe on which it reports "ok" or
+// "error" when it ends on purpose, SIGINT/SIGTERM/SIGHUP to memsim forwarded to it, and a
+// deadline after which it is stopped.
+#pragma once
+
+#include <signal.h>
+#include <sys/types.h>
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace memsim::cli {
+
+// While alive, SIGINT, SIGTERM and SIGHUP do not end memsim: they are noted (and
+// run_tracer passes them on to the tracer); the old dispositions come back at the end.
+// Made before anything is started, so that no signal is lost in between.
+class SignalsNoted {
+public:
+    SignalsNoted();
+    ~SignalsNoted();
+    SignalsNoted(const SignalsNoted&) = delete;
+    SignalsNoted& operator=(const SignalsNoted&) = delete;
+    // The last signal noted, or 0.
+    static int received();
+
+private:
+    std::array<struct sigaction, 3> old_{};
+};
+
+struct TracerEnd {
+    pid_t pid = 0;
+    bool exited = false;        // by exit(); else killed by a signal
+    int status = 0;             // exit status, or the signal that killed it
+    std::string report;         // what it wrote on the report pipe ("ok", "error" or nothing)
+    int forwarded_signal = 0;   // a signal memsim received and passed on (0: none)
+    bool deadline_passed = false;
+};
+
+// The fd number the child finds its report pipe on (passed as --report-fd).
+inline constexpr int kReportFd = 3;
+
+// Starts argv[0] (looked up in PATH) in a process group of its own with the report pipe
+// on kReportFd and waits for it and its group. A signal noted by a live SignalsNoted (also
+// one noted before the start) is sent to the group, and SIGKILL follows after `grace_s`;
+// so does SIGTERM once `deadline_s` (<= 0: none) has passed. Throws std::runtime_error
+// when it cannot start.
+TracerEnd run_tracer(const std::vector<std::string>& argv, double deadline_s, double grace_s);
+
+}  // namespace memsim::cli
