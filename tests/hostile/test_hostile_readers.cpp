@@ -84,6 +84,7 @@ TEST_CASE("hostile readers: every kind of input refuses a FIFO, a directory and 
         {dir / "records.json", "plan -s naive --records " + (dir / "records.json").string()},
         {dir / "ok.log.meta.json", "info --dtr-log " + log},                    // the trace sidecar
         {dir / "sweep" / "sweep.json", "merge " + (dir / "sweep").string()},    // a sweep plan read back
+        {dir / "snap.pickle", "info --torch-snapshot " + (dir / "snap.pickle").string()},  // a PyTorch snapshot
     };
     for (const Case& c : cases) {
         INFO(c.args);
