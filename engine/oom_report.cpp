@@ -38,9 +38,17 @@ std::string oom_message(const Workload& w, const TensorTable& tensors, const All
     for (std::size_t k = 0; k < std::min<std::size_t>(3, held.size()); ++k)
         largest.push_back(fmt::format("{} {} B ({})", w.tensors[held[k]].name, w.tensors[held[k]].bytes,
                                       why_not_evictable(w, tensors, held[k], has_eviction_policy)));
-    return fmt::format("out of memory at op {} ({}): needs {} B more, budget {} B, footprint {} B, non-evictable resident {} B{}{}",
-                       op, op >= 0 ? w.ops[op].name : "-", bytes, budget, allocator.footprint_bytes(), pinned,
-                       largest.empty() ? "" : "; largest: ", fmt::join(largest, ", "));
+    // Before op 0 the tensors resident from the start (constants) are being placed. A pool
+    // or a planned arena grows by more than the tensor: say by how much.
+    const std::string where = op >= 0 ? fmt::format("at op {} ({})", op, w.ops[op].name)
+                                      : std::string("before the first operator (placing the tensors resident from the start)");
+    const std::uint64_t now = allocator.footprint_bytes(), after = allocator.footprint_if_allocated(bytes);
+    const std::string growth =
+        now > budget                         ? std::string(" (over the budget already: a planned arena is laid out whole)")
+        : after > now && after - now != bytes ? fmt::format(" ({} B with it: the allocator grows by {} B)", after, after - now)
+                                              : std::string();
+    return fmt::format("out of memory {}: needs {} B more, budget {} B, footprint {} B{}, non-evictable resident {} B{}{}", where,
+                       bytes, budget, now, growth, pinned, largest.empty() ? "" : "; largest: ", fmt::join(largest, ", "));
 }
 
 }  // namespace memsim

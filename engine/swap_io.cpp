@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "engine/semantics_rules.h"
+#include <fmt/format.h>
+#include "app/run/simulation.h"
 
 namespace memsim {
 
@@ -54,8 +56,12 @@ void SwapIo::use_in_place(TensorId t, int op) {
         log_.mark(mark::kCancelWrite, clock_.now(), op, t, w_.tensors[t].bytes);
     }
     if (st.written) {
+        // `written` means "listed, memory held until a sync point": both or neither.
+        if (std::find(written_unfreed_.begin(), written_unfreed_.end(), t) == written_unfreed_.end())
+            throw InvariantError(fmt::format("op {}: tensor {} is marked written but not waiting to be freed", op,
+                                             w_.tensors[t].name));
         st.written = false;
-        written_unfreed_.erase(std::find(written_unfreed_.begin(), written_unfreed_.end(), t));
+        std::erase(written_unfreed_, t);
     }
 }
 
@@ -108,14 +114,16 @@ void SwapIo::free_pending_writes(int op) {
     for (const auto& [seq, t] : in_flight_writes_) tensors_[t].written = true, written_unfreed_.push_back(t);
     for (TensorId t : written_unfreed_) {
         TensorState& st = tensors_[t];
-        if (st.where == Where::Resident && !st.keep_resident) {
+        if (st.written && st.where == Where::Resident && !st.keep_resident) {
             set_keep_resident(t, true);  // the write's completion must not free it again
             memory_.free_memory(t, op);
             counts_.freed_bytes += w_.tensors[t].bytes;
             st.where = Where::OnDisk;
             st.has_disk_copy = true;
-            st.written = false;
         }
+        // Whether freed here or kept (used in place before its write ended), nothing is
+        // left to free at a later sync point: `written` must not outlive its list entry.
+        st.written = false;
     }
     written_unfreed_.clear();
 }

@@ -38,6 +38,7 @@ void SwapScheduler::issue_writes_after(int op) {
 }
 
 void SwapScheduler::wait_writes_after(int op, int at_op, const char* why) {
+    if (op < 0 || op >= op_count()) return;  // no op there, so no writes after it
     const auto& outs = plan_.out_after[op];
     clock_.wait_until([&] { return std::none_of(outs.begin(), outs.end(), [&](TensorId t) { return tensors_[t].writing; }); },
                       at_op, why, outs);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <climits>
 #include <optional>
 
 namespace memsim {
@@ -32,6 +33,14 @@ inline constexpr std::uint64_t kMaxAlign = std::uint64_t{1} << 30;
     const std::uint64_t rest = bytes % align;
     if (rest == 0) return bytes;
     return checked_add(bytes, align - rest);
+}
+
+// A byte count (a budget, a cap) compared with signed running totals: one at or past 2^63
+// would turn negative in a plain cast (a budget that never binds would bind everywhere);
+// it saturates instead, still above every total a workload can reach.
+[[nodiscard]] inline std::int64_t saturated_signed(std::uint64_t bytes) {
+    constexpr auto kMax = static_cast<std::uint64_t>(INT64_MAX);
+    return static_cast<std::int64_t>(bytes > kMax ? kMax : bytes);
 }
 
 }  // namespace memsim

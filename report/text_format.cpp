@@ -1,6 +1,7 @@
 #include "report/text_format.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include <fmt/format.h>
 
@@ -8,7 +9,41 @@
 
 namespace memsim {
 
+namespace {
+
+// A decimal number as memsim writes them (-1, 2.5, 1e-07): left as it is in a CSV cell.
+bool is_number(std::string_view text) {
+    std::size_t i = 0;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    const std::size_t digits_from = i;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+    bool digits = i > digits_from;
+    if (i < text.size() && text[i] == '.') {
+        const std::size_t from = ++i;
+        while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+        digits = digits || i > from;
+    }
+    if (!digits) return false;
+    if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+        ++i;
+        if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+        const std::size_t from = i;
+        while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+        if (i == from) return false;
+    }
+    return i == text.size();
+}
+
+}  // namespace
+
 std::string csv_field(std::string_view text) {
+    // OWASP's advice on CSV injection: a text cell that a spreadsheet would read as a
+    // formula (=, +, -, @, tab, carriage return first) gets a leading ' ; numbers stay.
+    std::string neutral;
+    if (!text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos && !is_number(text)) {
+        neutral = "'" + std::string(text);
+        text = neutral;
+    }
     if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
     std::string quoted = "\"";
     for (char c : text) {
@@ -17,6 +52,15 @@ std::string csv_field(std::string_view text) {
     }
     quoted += '"';
     return quoted;
+}
+
+std::string shell_quote(std::string_view text) {
+    if (!text.empty() && text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%") ==
+                             std::string_view::npos)
+        return std::string(text);
+    std::string out = "'";
+    for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
 }
 
 std::string format_ms(double ms) {

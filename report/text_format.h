@@ -9,8 +9,13 @@
 
 namespace memsim {
 
-// Quotes a CSV field when it holds a comma, quote or line break (RFC 4180).
+// Quotes a CSV field when it holds a comma, quote or line break (RFC 4180); a text field
+// a spreadsheet would run as a formula (first character =, +, -, @, tab or carriage
+// return, and not a number) gets a leading ' (OWASP's advice on CSV injection).
 std::string csv_field(std::string_view text);
+// Single-quoted for sh when it holds anything but letters, digits and _-./=:,+@% (paths
+// with spaces or quotes survive GNU parallel, bash and a copy from the terminal).
+std::string shell_quote(std::string_view text);
 // Milliseconds with six decimals (nanosecond resolution), e.g. "12.500000".
 std::string format_ms(double ms);
 // "1.50 GiB", "12.00 MiB", "512 B".

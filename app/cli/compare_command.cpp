@@ -22,7 +22,7 @@ void register_compare_command(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
         "compare", "Every policy family (no policy, each swap mode with its best prefetch, each recompute heuristic and "
                    "planner, hybrid) at the scenario's budget: a ranked table and a Pareto plot");
-    cmd->add_option("scenario", opt->scenario, "Scenario YAML file with a budget")->required()->check(CLI::ExistingFile);
+    cmd->add_option("scenario", opt->scenario, "Scenario YAML file with a budget")->required();
     cmd->add_option("--policies", opt->policies, "Families to run, comma-separated (default: all; see the footer)")
         ->delimiter(',');
     cmd->add_option("--set", opt->sets, "Override a scenario key for every run")->take_all()->allow_extra_args(false);

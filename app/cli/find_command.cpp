@@ -26,7 +26,7 @@ void register_find_command(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
         "find", "The threshold or extreme of one parameter under a condition on the summary, by bisection (exhaustive "
                 "where the response is not monotone); the points evaluated go to a sweep folder");
-    cmd->add_option("scenario", opt->scenario, "Scenario YAML file")->required()->check(CLI::ExistingFile);
+    cmd->add_option("scenario", opt->scenario, "Scenario YAML file")->required();
     auto* vary = cmd->add_option("--vary", opt->key_until, "Key to vary until the condition holds (with --until)");
     auto* maximize = cmd->add_option("--maximize", opt->key_max, "Key to maximize while the condition holds (with --while)");
     auto* minimize = cmd->add_option("--minimize", opt->key_min, "Key to minimize while the condition holds (with --while)");

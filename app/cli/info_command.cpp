@@ -2,13 +2,17 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <cmath>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
 
 #include "models/alloc/os_allocator.h"
+#include "models/io/input_file.h"
+#include "models/io/json_input.h"
 #include "models/alloc/pool_allocator.h"
 #include "models/workload/dtr_log.h"
 #include "models/workload/forward_end.h"
@@ -20,6 +24,7 @@
 #include "app/scenario/units.h"
 #include "app/info/snapshot_info.h"
 #include "app/info/workload_info.h"
+#include "app/scenario/value_limits.h"
 
 namespace memsim::cli {
 
@@ -30,19 +35,18 @@ namespace {
 // peak next to the replayed one.
 void add_trace_sidecar(nlohmann::json& info, const std::string& log_path) {
     const std::string path = log_path + ".meta.json";
-    std::ifstream in(path);
-    if (!in) return;
-    nlohmann::json meta;
-    try {
-        meta = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw InputError(fmt::format("{}: malformed JSON: {}", path, e.what()));
-    }
+    struct stat entry {};
+    if (::lstat(path.c_str(), &entry) != 0 && errno == ENOENT) return;  // no sidecar: a log not from `memsim trace`
+    // Read like any input: checked open, each key once, numbers in range.
+    const nlohmann::json meta = parse_json_input(read_input_file(path, "the trace sidecar", kMaxSidecarBytes), path);
+    if (!meta.is_object()) throw InputError(fmt::format("{}: expected a JSON object, got {}", path, meta.type_name()));
+    constexpr std::uint64_t kMaxExact = std::uint64_t{1} << 53;  // exact in a double
     for (const char* field : {"untraced_iteration_ns", "tracer_peak_bytes"})
-        if (!meta.contains(field) || !meta[field].is_number_integer() || meta[field].get<long long>() <= 0)
-            throw InputError(fmt::format("{}: field {} must be a positive integer, got {}", path, field,
-                                         meta.contains(field) ? meta[field].dump() : "nothing"));
-    const auto untraced = meta["untraced_iteration_ns"].get<long long>();
+        if (!meta.contains(field) || !meta[field].is_number_unsigned() || meta[field].get<std::uint64_t>() == 0 ||
+            meta[field].get<std::uint64_t>() > kMaxExact)
+            throw InputError(fmt::format("{}: field {} must be an integer from 1 to 2^53, got {}", path, field,
+                                         meta.contains(field) ? meta[field].dump().substr(0, 80) : "nothing"));
+    const auto untraced = meta["untraced_iteration_ns"].get<std::uint64_t>();
     const double op_sum = info["baseline_compute_ns"].get<double>();
     const double share = op_sum / static_cast<double>(untraced);
     info["traced_untraced_iteration_ns"] = untraced;
@@ -94,12 +98,22 @@ void register_info_command(CLI::App& app) {
                 throw InputError("memsim info: give one of a profile folder (with --batch), --dtr-log PATH or --torch-snapshot PATH");
             if (!opt->torch_alloc_conf.empty() && opt->torch_snapshot.empty())
                 throw InputError("memsim info: --torch-alloc-conf goes with --torch-snapshot");
+            // The same range as platform.disk.bandwidth in a scenario (app/scenario/value_limits.h).
+            double rate = 0;
+            try {
+                rate = parse_rate_bytes_per_s(opt->disk_bandwidth);
+            } catch (const std::invalid_argument& e) {
+                throw InputError(fmt::format("--disk-bandwidth '{}': {}", opt->disk_bandwidth, e.what()));
+            }
+            if (!(rate >= kMinRateBytesPerS && rate <= kMaxRateBytesPerS))
+                throw InputError(fmt::format("--disk-bandwidth '{}': {} B/s is outside {} B/s .. {} B/s", opt->disk_bandwidth,
+                                             rate, kMinRateBytesPerS, kMaxRateBytesPerS));
             nlohmann::json info;
             if (!opt->torch_snapshot.empty()) {
                 info = snapshot_info(load_torch_snapshot(opt->torch_snapshot), opt->torch_alloc_conf);
             } else if (!opt->source.dtr_log.empty()) {
                 const DtrLog log = load_dtr_log_detailed(opt->source.dtr_log);
-                info = workload_info(log.workload, parse_rate_bytes_per_s(opt->disk_bandwidth));
+                info = workload_info(log.workload, rate);
                 // The published simulator counts each constant from the line it appears on.
                 info["baseline_peak_bytes"] = dtr_log_baseline_peak(log);
                 info["baseline_compute_ns"] = std::llround(log.workload.compute_ms() * 1e6);
@@ -112,7 +126,7 @@ void register_info_command(CLI::App& app) {
                 if (opt->source.batch <= 0) throw InputError("memsim info: --batch B is required with a profile folder");
                 const Workload w = load_mnn_profile(opt->source.profile, opt->source.batch, opt->forward_end,
                                                     opt->costs == "linear_fit" ? CostModel::LinearFit : CostModel::Measured);
-                info = workload_info(w, parse_rate_bytes_per_s(opt->disk_bandwidth));
+                info = workload_info(w, rate);
                 // Rule 3 of docs/workloads.md: how many layout copies it looked through.
                 if (!opt->forward_end) info["forward_end_via_copies"] = infer_forward_end(w).copies_looked_through;
             }

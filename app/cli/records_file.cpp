@@ -1,7 +1,6 @@
 #include "app/cli/records_file.h"
 
 #include <algorithm>
-#include <fstream>
 #include <limits>
 
 #include <fmt/format.h>
@@ -9,6 +8,7 @@
 
 #include "models/checked_math.h"
 #include "models/io/input_file.h"
+#include "models/io/json_input.h"
 #include "models/workload/input_error.h"
 
 namespace memsim::cli {
@@ -28,15 +28,8 @@ std::uint64_t record_field(const nlohmann::json& rec, const std::string& file, s
 }  // namespace
 
 std::vector<UsageRecord> read_records(const std::string& file) {
-    check_input_file(file, "the records file");
-    std::ifstream in(file);
-    if (!in) throw InputError(fmt::format("{}: cannot open the records file", file));
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for a number like 1e400
-        throw InputError(fmt::format("{}: not valid JSON: {}", file, e.what()));
-    }
+    const std::string text = read_input_file(file, "the records file", kMaxJsonFileBytes);
+    const nlohmann::json doc = parse_json_input(text, file);
     if (!doc.is_object() || !doc.contains("records") || !doc.at("records").is_array())
         throw InputError(fmt::format("{}: expected {{\"records\": [{{\"size\": N, \"first\": F, \"last\": L}}, ...]}}", file));
     std::vector<UsageRecord> records;

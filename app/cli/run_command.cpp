@@ -25,19 +25,24 @@ void register_run_command(CLI::App& app) {
         std::vector<std::string> sets;
         std::string out;
         bool quiet = false;
+        bool sweep_point = false;
     };
     auto opt = std::make_shared<Options>();
     CLI::App* cmd = app.add_subcommand("run", "Simulate one scenario and print its summary");
-    cmd->add_option("scenario", opt->scenario, "Scenario YAML file")->required()->check(CLI::ExistingFile);
+    cmd->add_option("scenario", opt->scenario, "Scenario YAML file")->required();
     cmd->add_option("--set", opt->sets, "Override a scenario key by dotted path, e.g. --set workload.batch=8")
         ->take_all()
         ->allow_extra_args(false);
     cmd->add_option("--out", opt->out, "Output folder (default: the scenario's output.dir, else out/<name>)");
     cmd->add_flag("--quiet,-q", opt->quiet, "Print nothing but errors");
+    cmd->add_flag("--sweep-point", opt->sweep_point,
+                  "Run as one point of the scenario's sweep (as `memsim sweep --process-per-point` does): the scenario "
+                  "without its sweep section");
     cmd->footer(policy_choices_help());
     cmd->callback([opt]() {
         guarded([&]() {
-            const Scenario s = load_scenario(opt->scenario, opt->sets);
+            const Scenario s = opt->sweep_point ? ScenarioFile(opt->scenario).load_point(opt->sets)
+                                                : load_scenario(opt->scenario, opt->sets);
             check_sweep_section(s);  // its size, before the run (sweep_plan.h)
             // Both stay until the process leaves through _Exit (main.cpp): freeing a large
             // workload and its run's event log block by block only delays the exit.

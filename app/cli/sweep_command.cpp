@@ -13,6 +13,7 @@
 #include "app/cli/commands.h"
 #include "app/scenario/override_rules.h"
 #include "app/sweep/sweep_runner.h"
+#include "report/text_format.h"
 
 namespace memsim::cli {
 
@@ -49,7 +50,7 @@ void register_sweep_command(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
         "sweep", "Run the cartesian product of a scenario's sweep: section, in parallel (each workload loaded once, "
         "each point in a process forked after the load)");
-    cmd->add_option("scenario", opt->scenario, "Scenario YAML file with a sweep: section")->required()->check(CLI::ExistingFile);
+    cmd->add_option("scenario", opt->scenario, "Scenario YAML file with a sweep: section")->required();
     cmd->add_option("--set", opt->sets, "Override a scenario key for every point, e.g. --set workload.batch=8")
         ->take_all()
         ->allow_extra_args(false);
@@ -78,10 +79,12 @@ void register_sweep_command(CLI::App& app) {
                 const std::size_t n = emit_sweep_jobs(plan, opt->emit_dir, current_executable());
                 const std::string jobs = (std::filesystem::path(opt->emit_dir) / "jobs.txt").string();
                 std::cout << fmt::format("wrote {} point scenarios under {}/points and {}\n", n, opt->emit_dir, jobs);
+                // Lines to paste into a shell: every path quoted for it.
+                const std::string wrap = fmt::format("sed -n \"${{SLURM_ARRAY_TASK_ID}}p\" {} | bash", shell_quote(jobs));
                 std::cout << fmt::format("run them:   parallel --jobs 8 < {0}\n"
-                                         "   or:      sbatch --array=1-{1} --wrap 'sed -n \"${{SLURM_ARRAY_TASK_ID}}p\" {0} | bash'\n"
-                                         "then:       memsim merge {2}\n",
-                                         jobs, n, opt->emit_dir);
+                                         "   or:      sbatch --array=1-{1} --wrap {2}\n"
+                                         "then:       memsim merge {3}\n",
+                                         shell_quote(jobs), n, shell_quote(wrap), shell_quote(opt->emit_dir));
                 return;
             }
             SweepRunOptions options;
@@ -105,7 +108,7 @@ void register_merge_command(CLI::App& app) {
     auto opt = std::make_shared<Options>();
     CLI::App* cmd = app.add_subcommand(
         "merge", "Gather the point summaries of a sweep folder (from --emit-jobs) into results.csv and plots");
-    cmd->add_option("dir", opt->dir, "Sweep folder holding sweep.json and points/")->required()->check(CLI::ExistingDirectory);
+    cmd->add_option("dir", opt->dir, "Sweep folder holding sweep.json and points/")->required();
     cmd->add_flag("--quiet,-q", opt->quiet, "Print only the one-line tally: no table of the points, no list of files");
     cmd->callback([opt]() { guarded([&]() { print_tally(merge_sweep(opt->dir), opt->dir, opt->quiet); }); });
 }

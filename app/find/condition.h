@@ -19,10 +19,17 @@ namespace memsim {
 
 struct ConditionNode;
 
+// Parentheses nest at most this deep (a condition is read by recursive descent).
+inline constexpr int kMaxConditionDepth = 32;
+
 class Condition {
 public:
     Condition() = default;
-    // Throws InputError "<option>: ..." naming the text it could not read.
+    // Throws InputError "<option>: ..." naming the text it could not read: bad syntax,
+    // parentheses nested deeper than kMaxConditionDepth, a value that is not finite
+    // (`nan`, `inf`), or a field summary.json never has (the first part of a dotted
+    // path; under `details` and `scenario_resolved` the rest is checked per point). So a
+    // mistake stops `memsim find` before it runs any point.
     static Condition parse(const std::string& text, const std::string& option);
     // Whether a point's summary satisfies it. Throws InputError when a point that ran to
     // the end has no such field (naming it and the closest field it has).

@@ -16,6 +16,7 @@
 #include "app/run/measuring_runs.h"
 #include "app/run/run_warnings.h"
 #include "app/run/workload_factory.h"
+#include "report/output_folder.h"
 
 namespace memsim {
 
@@ -97,11 +98,14 @@ ScenarioRun run_scenario(Scenario s, const std::string& out_dir) {
 
 ScenarioRun run_scenario(Scenario s, const Workload& w, const std::string& out_dir) {
     if (!out_dir.empty()) s.resolved["output"]["dir"] = out_dir;  // the summary records where it went
-    ScenarioRun run{run_simulation(s, w), out_dir.empty() ? s.output.dir : out_dir, {}, {}};
+    // Locked and marked incomplete before the run, the mark removed after the last file.
+    OutputFolder folder(out_dir.empty() ? s.output.dir : out_dir, "memsim run", run_output_files());
+    ScenarioRun run{run_simulation(s, w), folder.dir(), {}, {}};
     run.settings = run_header(s, w, run.result.summary).settings;
     // The summary last: a run whose other outputs failed leaves no summary to call it ok.
     run.outputs = write_run_outputs(run.result.log, run.result.summary, w, s, run.dir);
     write_summary(run.result, s, run.dir);
+    folder.complete();
     return run;
 }
 

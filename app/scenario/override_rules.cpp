@@ -175,6 +175,7 @@ private:
     void apply_finer(const std::string& o) {
         const std::string key = override_key(o);
         if (key.empty()) apply_override(root_, o, p_.label());  // throws: not KEY=VALUE
+        override_path(o);                                      // throws: an empty name in the key
         p_.check_dotted_key(key, "");
         const YAML::Node value = override_value(o);
         if (is_budget_key(key)) replace_exclusive_budget(o, key);

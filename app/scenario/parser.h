@@ -74,9 +74,14 @@ public:
             if (!path.empty() && field->children.empty() && field->kind != Kind::Map && field->kind != Kind::Sweep)
                 fail(where.empty() ? dotted : where + "." + dotted,
                      fmt::format("'{}' is a single value, not a map", path));
+            if (field->kind == Kind::Sweep)  // its keys are dotted themselves: no dotted path can name one
+                fail(where.empty() ? dotted : where + "." + dotted,
+                     fmt::format("'{}' maps dotted scenario keys to lists, so a dotted --set key cannot reach inside it; "
+                                 "set the whole section, e.g. --set '{}={{workload.batch: [1, 2]}}'",
+                                 path, path));
             path = path.empty() ? part : path + "." + part;
             auto it = std::find_if(field->children.begin(), field->children.end(), [&](const Field& f) { return f.key == part; });
-            if (it == field->children.end() || field->kind == Kind::Sweep) {
+            if (it == field->children.end()) {
                 std::vector<std::string> names;
                 for (const Field& f : field->children) names.push_back(f.key);
                 fail(where.empty() ? dotted : where + "." + dotted,
@@ -88,6 +93,7 @@ public:
 
     static std::string suggestion(const std::string& key, const std::vector<std::string>& names) {
         const std::string best = closest_name(key, names);
+        if (names.empty()) return "";
         return best.empty() ? fmt::format(" (valid: {})", fmt::join(names, ", "))
                             : fmt::format(" (did you mean '{}'?)", best);
     }
@@ -148,6 +154,10 @@ private:
     std::vector<std::string> overrides_;
 };
 
+// A file or text holding exactly one YAML document (a second one is an error, not ignored).
 YAML::Node load_yaml_file(const std::string& path, const std::string& what);
+YAML::Node load_yaml_text(const std::string& text, const std::string& label, const std::string& what);
+// The names of a --set key, each non-empty (`platform.=x` is an error naming the gap).
+std::vector<std::string> override_path(const std::string& assignment);
 
 }  // namespace memsim

@@ -54,20 +54,37 @@ Scenario build(YAML::Node root, const std::string& label, const std::vector<std:
 }  // namespace
 
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
-    YAML::Node root = load_yaml_file(path, "scenario");
-    const fs::path p(path);
-    return build(root, path, overrides, p.parent_path().empty() ? "." : p.parent_path().string(), p.stem().string());
+    return ScenarioFile(path).load(overrides);
+}
+
+ScenarioFile::ScenarioFile(const std::string& path) : path_(path), root_(load_yaml_file(path, "scenario")) {}
+
+Scenario ScenarioFile::load(const std::vector<std::string>& overrides) const {
+    const fs::path p(path_);
+    return build(YAML::Clone(root_), path_, overrides, p.parent_path().empty() ? "." : p.parent_path().string(),
+                 p.stem().string());
+}
+
+Scenario ScenarioFile::load_point(const std::vector<std::string>& overrides) const {
+    // A copy of every top-level entry but the sweep (a scenario that is not a map is
+    // copied whole, for build to refuse it as load would).
+    YAML::Node root;
+    if (root_.IsMap()) {
+        root = YAML::Node(YAML::NodeType::Map);
+        for (const auto& entry : root_)
+            if (!entry.first.IsScalar() || entry.first.Scalar() != "sweep") root[YAML::Clone(entry.first)] = YAML::Clone(entry.second);
+    } else {
+        root = YAML::Clone(root_);
+    }
+    const fs::path p(path_);
+    Scenario s = build(root, path_, overrides, p.parent_path().empty() ? "." : p.parent_path().string(), p.stem().string());
+    s.resolved.remove("sweep");  // a --set sweep=... of the user's, applied to every point
+    return s;
 }
 
 Scenario parse_scenario(const std::string& yaml_text, const std::string& label, const std::vector<std::string>& overrides,
                         const std::string& base_dir) {
-    YAML::Node root;
-    try {
-        root = YAML::Load(yaml_text);
-    } catch (const YAML::Exception& e) {
-        throw InputError(fmt::format("{}: invalid YAML at line {}: {}", label, e.mark.line + 1, e.msg));
-    }
-    return build(root, label, overrides, base_dir, "scenario");
+    return build(load_yaml_text(yaml_text, label, "scenario"), label, overrides, base_dir, "scenario");
 }
 
 }  // namespace memsim

@@ -91,6 +91,24 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 Scenario parse_scenario(const std::string& yaml_text, const std::string& label,
                         const std::vector<std::string>& overrides = {}, const std::string& base_dir = ".");
 
+// A scenario file read and parsed once, to build many scenarios from it: the points of a
+// sweep. Each point costs what the file holds besides its sweep section, not the whole
+// file again (a sweep key with N values would make N points cost N^2).
+class ScenarioFile {
+public:
+    explicit ScenarioFile(const std::string& path);  // throws InputError as load_scenario does
+    // load_scenario(path, overrides), from the parsed file.
+    [[nodiscard]] Scenario load(const std::vector<std::string>& overrides) const;
+    // The same, without the sweep section: the scenario one point of the sweep runs. Its
+    // `resolved` has no sweep section (a point's summary.json does not repeat the sweep).
+    [[nodiscard]] Scenario load_point(const std::vector<std::string>& overrides) const;
+    [[nodiscard]] const std::string& path() const { return path_; }
+
+private:
+    std::string path_;
+    YAML::Node root_;
+};
+
 // Applies one "dotted.key=value" override to a YAML tree (creating maps as needed); a
 // null value (KEY=null or KEY=~) removes the key instead. The rules between overrides
 // (exclusive keys, a replaced platform) are in app/scenario/override_rules.h.

@@ -51,7 +51,9 @@ public:
 
     void visit(const YAML::Node& node, const std::string& where) {
         if (++nodes_ > kMaxYamlNodes)
-            fail(where, fmt::format("the document expands to more than {} values (aliases repeating aliases?)", kMaxYamlNodes));
+            fail(where, fmt::format("the document has more than {} values, counting each alias (*name) as every value "
+                                    "it stands for; a scenario, sweeps included, has a few hundred",
+                                    kMaxYamlNodes));
         if (std::any_of(path_.begin(), path_.end(), [&](const YAML::Node& up) { return up.is(node); }))
             fail(where, "cyclic alias: a node contains an alias of itself");
         if (path_.size() >= kMaxYamlDepth) fail(where, fmt::format("nested deeper than {} levels", kMaxYamlDepth));

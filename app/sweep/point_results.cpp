@@ -1,8 +1,12 @@
 #include "app/sweep/point_results.h"
 
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <limits>
+
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
@@ -12,6 +16,10 @@
 
 #include "models/io/input_file.h"
 #include "report/text_format.h"
+#include "models/io/json_input.h"
+#include "models/workload/input_error.h"
+#include "report/output_folder.h"
+#include "engine/summary.h"
 
 namespace memsim {
 
@@ -26,12 +34,51 @@ const std::vector<std::string> kLeadingColumns = {"time_ms",        "overhead", 
                                                   "recompute_ms",   "bytes_written",  "bytes_read",
                                                   "swap_selected_tensors", "recomputed_ops", "evictions"};
 
+// The last line a point's run printed (its log.txt, of any size: only the end is read),
+// made safe to quote in results.csv and the plots: at most kMaxQuoted characters, control
+// bytes and bytes that are not UTF-8 shown as '?'. Empty when there is no log.
+constexpr std::size_t kMaxQuoted = 300;
+
+std::string printable(std::string_view text) {
+    std::string out;
+    std::size_t i = 0;
+    while (i < text.size() && out.size() < kMaxQuoted) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+        bool ok = len > 0 && i + len <= text.size();
+        for (std::size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
+        if (len == 1 && (c < 0x20 || c == 0x7F) && c != '\t') ok = false;
+        if (!ok) {
+            out += '?';
+            ++i;
+            continue;
+        }
+        out.append(text.substr(i, len));
+        i += len;
+    }
+    if (i < text.size()) out += "...";
+    return out;
+}
+
 std::string last_line_of(const fs::path& path) {
-    std::ifstream in(path);
-    std::string line, last;
-    while (std::getline(in, line))
-        if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
-    return last;
+    struct stat info {};
+    if (::lstat(path.c_str(), &info) != 0 && errno == ENOENT) return "";
+    std::string tail;
+    try {
+        tail = InputFile(path.string(), "the point's log", std::numeric_limits<std::uint64_t>::max()).read_tail(64 * 1024);
+    } catch (const InputError& e) {
+        return printable(fmt::format("(unreadable: {})", e.what()));
+    }
+    std::size_t end = tail.size();
+    while (end > 0) {
+        const std::size_t begin = tail.rfind('\n', end - 1);
+        const std::size_t from = begin == std::string::npos ? 0 : begin + 1;
+        const std::string_view line = std::string_view(tail).substr(from, end - from);
+        if (line.find_first_not_of(" \t\r") != std::string_view::npos) return printable(line.substr(0, line.find_last_not_of(" \t\r") + 1));
+        if (begin == std::string::npos) break;
+        end = begin;
+    }
+    return "";
 }
 
 void flatten(const nlohmann::json& value, const std::string& prefix, std::map<std::string, std::string>& cells) {
@@ -52,25 +99,71 @@ std::map<std::string, std::string> summary_cells(const nlohmann::json& summary) 
     return cells;
 }
 
-// A summary memsim wrote is an object of fields a few levels deep with string status and
-// message; anything else (a directory, deep nesting, another type) is reported, not trusted.
+// A summary memsim wrote is checked like any input: an object a few levels deep, each
+// key once, string status (one memsim writes) and message, and every field memsim writes
+// of the type and sign it writes (a byte count a non-negative integer, a time a number
+// >= 0): anything else (a directory, a FIFO, deep nesting, a hand-edited -5) is reported,
+// not copied into results.csv and the plots.
+std::optional<std::string> check_summary(const nlohmann::json& summary) {
+    if (!summary.is_object()) return fmt::format("not a JSON object but {}", summary.type_name());
+    static const nlohmann::json schema = to_json(Summary{});
+    for (const char* key : {"status", "message"})
+        if (summary.contains(key) && !summary[key].is_string())
+            return fmt::format("field {} is {}, not a string", key, summary[key].dump().substr(0, 80));
+    const std::string status = summary.value("status", std::string("error"));
+    if (status != "ok" && status != "oom" && status != "thrash" && status != "error")
+        return fmt::format("status \"{}\" is none of ok, oom, thrash, error", printable(status));
+    for (const auto& [key, value] : summary.items()) {
+        const auto expected = schema.find(key);
+        if (expected == schema.end() || key == "status" || key == "message") continue;
+        const auto bad = [&, k = key, &v = value](const char* what) {
+            return std::optional<std::string>(fmt::format("field {} is {}, not {}", k, v.dump().substr(0, 80), what));
+        };
+        switch (expected->type()) {
+            case nlohmann::json::value_t::number_unsigned:
+                if (!value.is_number_unsigned()) return bad("a non-negative integer");
+                break;
+            case nlohmann::json::value_t::number_integer:
+                if (!value.is_number_integer() || value.get<long long>() < 0) return bad("a non-negative integer");
+                break;
+            case nlohmann::json::value_t::number_float:
+                if (!value.is_number() || !(value.get<double>() >= 0)) return bad("a number >= 0");
+                break;
+            case nlohmann::json::value_t::null:  // an optional number (budget_bytes, budget_ratio, ...)
+                if (!value.is_null() && (!value.is_number() || !(value.get<double>() >= 0))) return bad("null or a number >= 0");
+                break;
+            case nlohmann::json::value_t::string:
+                if (!value.is_string()) return bad("a string");
+                break;
+            case nlohmann::json::value_t::array:
+                if (!value.is_array() || !std::all_of(value.begin(), value.end(), [](const auto& e) { return e.is_string(); }))
+                    return bad("a list of strings");
+                break;
+            case nlohmann::json::value_t::object:
+                if (!value.is_object() || !std::all_of(value.begin(), value.end(), [](const auto& e) { return e.is_number(); }))
+                    return bad("a map of numbers");
+                break;
+            default: break;
+        }
+    }
+    return std::nullopt;
+}
+
 std::optional<std::string> read_summary(const fs::path& path, nlohmann::json& summary) {
     static constexpr int kMaxDepth = 32;
-    if (const auto problem = input_file_problem(path.string())) return problem;
-    std::ifstream in(path, std::ios::binary);
     try {
-        summary = nlohmann::json::parse(in, [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
-            if (depth > kMaxDepth) throw std::runtime_error(fmt::format("nested deeper than {} levels", kMaxDepth));
-            return true;
-        });
-    } catch (const std::exception& e) {
-        return std::string(e.what());
+        summary = parse_json_input(read_input_file(path.string(), "the point's summary", kMaxOwnOutputBytes), path.string(),
+                                   kMaxDepth);
+    } catch (const InputError& e) {
+        // The reason alone: the row's message names the file already.
+        std::string reason = e.what();
+        const std::string prefix = path.string() + ": ";
+        if (reason.rfind(prefix, 0) == 0) reason.erase(0, prefix.size());
+        return reason;
     }
-    if (!summary.is_object()) return fmt::format("not a JSON object but {}", summary.type_name());
-    for (const char* key : {"status", "message"}) {
+    if (auto problem = check_summary(summary)) return problem;
+    for (const char* key : {"status", "message"})
         if (!summary.contains(key)) summary[key] = key == std::string("status") ? "error" : "";
-        if (!summary[key].is_string()) return fmt::format("field {} is {}, not a string", key, summary[key].dump());
-    }
     return std::nullopt;
 }
 
@@ -83,8 +176,14 @@ std::string point_dir(const std::string& sweep_dir, const SweepPoint& point) {
 PointResult read_point_result(const std::string& sweep_dir, const SweepPoint& point) {
     PointResult result{point, "error", "", nullptr};
     const fs::path dir = point_dir(sweep_dir, point);
+    // A run that did not finish: whatever it left may be partial, or an older run's.
+    if (const auto mark = incomplete_mark(dir.string())) {
+        result.message = printable(*mark);
+        return result;
+    }
     const fs::path summary_path = dir / "summary.json";
-    if (fs::exists(summary_path) || fs::is_symlink(summary_path)) {
+    struct stat info {};
+    if (::lstat(summary_path.c_str(), &info) == 0 || errno != ENOENT) {  // present, or unreachable (a loop, too long)
         if (const auto problem = read_summary(summary_path, result.summary)) {
             result.summary = nullptr;
             result.message = fmt::format("{}: unreadable ({})", summary_path.string(), *problem);

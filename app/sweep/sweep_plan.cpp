@@ -10,14 +10,23 @@
 #include "models/checked_math.h"
 #include "models/workload/input_error.h"
 #include "app/scenario/scenario.h"
+#include "app/scenario/yaml_control.h"
 
 namespace memsim {
 
 namespace {
 
 // A value as it goes on a command line: scalars as written, lists and maps in flow style.
+// A scalar that would not read back as itself (a quoted '@x', '- a', 'a: b') is quoted.
 std::string yaml_text(const YAML::Node& value) {
-    if (value.IsScalar()) return value.Scalar();
+    if (value.IsScalar() && !first_yaml_control_byte(value.Scalar())) {  // else the emitter escapes it
+        const std::string& text = value.Scalar();
+        try {
+            const YAML::Node again = YAML::Load(text);
+            if (again.IsScalar() && again.Scalar() == text) return text;
+        } catch (const YAML::Exception&) {
+        }
+    }
     YAML::Emitter out;
     out << YAML::Flow << value;
     return out.c_str();
@@ -95,7 +104,8 @@ void check_sweep_section(const Scenario& scenario) {
 }
 
 SweepPlan plan_sweep(const std::string& scenario_file, const std::vector<std::string>& overrides) {
-    const Scenario base = load_scenario(scenario_file, overrides);
+    const ScenarioFile file(scenario_file);  // parsed once: each point costs its overrides, not the file
+    const Scenario base = file.load(overrides);
     const YAML::Node sweep = base.resolved["sweep"];
     if (!sweep || !sweep.IsMap() || sweep.size() == 0)
         throw InputError(fmt::format("{}: sweep: missing or empty; a sweep maps dotted keys to lists of values, "
@@ -116,7 +126,7 @@ SweepPlan plan_sweep(const std::string& scenario_file, const std::vector<std::st
     }
     plan.points = SweepPoints(plan.parameters, count_points(plan.parameters, scenario_file));
     // Check every point now: a bad value should stop the sweep before any process starts.
-    for (const SweepPoint& point : plan.points) load_scenario(scenario_file, point_overrides(plan, point));
+    for (const SweepPoint& point : plan.points) (void)file.load_point(point_overrides(plan, point));
     return plan;
 }
 
@@ -142,9 +152,25 @@ SweepPlan plan_from_json(const nlohmann::json& json, const std::string& label) {
         for (const auto& p : json.at("parameters"))
             plan.parameters.push_back({p.at("key").get<std::string>(), p.at("values").get<std::vector<std::string>>()});
         std::vector<std::unordered_set<std::string>> known;
-        for (const SweepParameter& p : plan.parameters) known.emplace_back(p.values.begin(), p.values.end());
-        for (const auto& p : json.at("points")) {
-            SweepPoint point{p.at("index").get<int>(), p.at("values").get<std::vector<std::string>>()};
+        for (const SweepParameter& p : plan.parameters) {
+            if (p.key.empty() || p.values.empty())
+                throw InputError(fmt::format("{}: parameter '{}' has an empty key or no values", label, p.key));
+            known.emplace_back(p.values.begin(), p.values.end());
+        }
+        const auto& points = json.at("points");
+        if (!points.is_array() || points.size() > kMaxSweepPoints)
+            throw InputError(fmt::format("{}: points: not a list of at most {} points", label, kMaxSweepPoints));
+        std::unordered_set<long long> indices;
+        for (const auto& p : points) {
+            // A point's index names its folder (points/0007): a positive number, each once
+            // (memsim numbers a sweep's points 1, 2, ...; a find's keep their run order).
+            const auto& index = p.at("index");
+            constexpr long long kMaxIndex = 1000000000;
+            if (!index.is_number_integer() || index.get<long long>() < 1 || index.get<long long>() > kMaxIndex ||
+                !indices.insert(index.get<long long>()).second)
+                throw InputError(fmt::format("{}: point {}: index {} is not a positive number up to {} that no other point has",
+                                             label, plan.points.size() + 1, index.dump().substr(0, 40), kMaxIndex));
+            SweepPoint point{static_cast<int>(index.get<long long>()), p.at("values").get<std::vector<std::string>>()};
             if (point.values.size() != plan.parameters.size())
                 throw InputError(fmt::format("{}: point {} has {} values for {} parameters", label, point.index,
                                              point.values.size(), plan.parameters.size()));

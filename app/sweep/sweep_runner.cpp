@@ -1,8 +1,10 @@
 #include "app/sweep/sweep_runner.h"
 
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <exception>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -11,6 +13,8 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "models/io/input_file.h"
+#include "models/io/json_input.h"
 #include "models/workload/input_error.h"
 #include "report/text_format.h"
 #include "app/run/measuring_runs.h"
@@ -22,6 +26,7 @@
 #include "app/sweep/sweep_progress.h"
 #include "app/sweep/sweep_table.h"
 #include "app/run/workload_factory.h"
+#include "report/output_folder.h"
 
 namespace memsim {
 
@@ -71,20 +76,11 @@ SweepTally gather(const SweepPlan& plan, const std::string& dir, const PlotOptio
     return write_results(plan, dir, read_point_results(dir, plan), plots);
 }
 
-// Single-quoted for sh, so paths with spaces survive GNU parallel and bash.
-std::string shell_quote(const std::string& text) {
-    if (!text.empty() && text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%") ==
-                             std::string::npos)
-        return text;
-    std::string out = "'";
-    for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
-
 // The scenario `memsim run` would see for this point, made to stand alone: named, no
 // sweep section, data paths absolute, outputs into the point's folder.
-YAML::Node standalone_scenario(const SweepPlan& plan, const SweepPoint& point, const std::string& out_dir) {
-    const Scenario s = load_scenario(plan.scenario_file, point_overrides(plan, point));
+YAML::Node standalone_scenario(const ScenarioFile& file, const SweepPlan& plan, const SweepPoint& point,
+                               const std::string& out_dir) {
+    const Scenario s = file.load_point(point_overrides(plan, point));
     YAML::Node root = YAML::Clone(s.resolved);
     root.remove("sweep");
     root["name"] = s.name;
@@ -131,7 +127,7 @@ std::string workload_key(const std::vector<std::string>& overrides) {
 // error exactly as `memsim run` would print it (scenario errors first, then workload ones).
 class PointSource {
 public:
-    explicit PointSource(const SweepPlan& plan) : plan_(plan) {}
+    PointSource(const SweepPlan& plan, const ScenarioFile& file) : plan_(plan), file_(file) {}
 
     void prepare(const SweepPoint& point) {
         current_ = {};
@@ -140,7 +136,7 @@ public:
         current_.loaded = &loaded;
         if (loaded.tried) return;
         try {
-            current_.scenario = load_scenario(plan_.scenario_file, current_.overrides);
+            current_.scenario = file_.load_point(current_.overrides);
         } catch (...) {
             current_.error = std::current_exception();  // the next point of the group tries again
             return;
@@ -176,7 +172,7 @@ public:
     // In the child: the point's run, as `memsim run SCENARIO --set ... --out DIR`.
     int run(const std::string& out_dir) const {
         if (current_.error) std::rethrow_exception(current_.error);
-        Scenario s = current_.scenario ? *current_.scenario : load_scenario(plan_.scenario_file, current_.overrides);
+        Scenario s = current_.scenario ? *current_.scenario : file_.load_point(current_.overrides);
         if (current_.loaded->error) std::rethrow_exception(current_.loaded->error);
         return run_point_here(std::move(s), current_.loaded->workload, out_dir, std::cout, std::cerr);
     }
@@ -194,6 +190,7 @@ private:
         const Loaded* loaded = nullptr;
     };
     const SweepPlan& plan_;
+    const ScenarioFile& file_;
     std::map<std::string, Loaded> workloads_;
     Current current_;
     std::optional<ForkedMeasurement> measurement_;
@@ -201,9 +198,19 @@ private:
 
 }  // namespace
 
+namespace {
+
+// The files of a sweep folder's root an earlier sweep or merge may have left.
+const std::vector<std::string> kSweepRootFiles = {kPlanFile, "results.csv", "jobs.txt", "plot_*"};
+const std::vector<std::string> kMergeFiles = {"results.csv", "plot_*"};
+
+}  // namespace
+
 SweepTally run_sweep(const SweepPlan& plan, const std::string& dir, const SweepRunOptions& options, std::ostream& progress) {
+    OutputFolder root(dir, "memsim sweep", kSweepRootFiles);
     write_plan(plan, dir);
-    PointSource source(plan);
+    const ScenarioFile file(plan.scenario_file);
+    PointSource source(plan, file);
     std::vector<ProcessJob> jobs;
     std::vector<std::optional<std::size_t>> point_of_job;  // none: a group's measurement
     std::set<std::string> groups;
@@ -223,7 +230,7 @@ SweepTally run_sweep(const SweepPlan& plan, const std::string& dir, const SweepR
         ProcessJob job;
         job.log_path = (fs::path(out) / "log.txt").string();
         if (options.process_per_point) {
-            job.argv = {options.memsim_binary, "run", plan.scenario_file};
+            job.argv = {options.memsim_binary, "run", plan.scenario_file, "--sweep-point"};
             for (const std::string& set : run_overrides(plan, point)) job.argv.insert(job.argv.end(), {"--set", set});
             job.argv.insert(job.argv.end(), {"--out", out});
         } else {
@@ -258,19 +265,23 @@ SweepTally run_sweep(const SweepPlan& plan, const std::string& dir, const SweepR
         },
         [&]() { display.redraw(); });
     display.finish();
-    return write_results(plan, dir, results);
+    const SweepTally tally = write_results(plan, dir, results);
+    root.complete();
+    return tally;
 }
 
 std::size_t emit_sweep_jobs(const SweepPlan& plan, const std::string& dir, const std::string& memsim_binary) {
     const std::string root = fs::absolute(dir).lexically_normal().string();
+    OutputFolder folder(root, "memsim sweep --emit-jobs", kSweepRootFiles);
     write_plan(plan, root);
+    const ScenarioFile file(plan.scenario_file);
     std::string jobs;
     for (const SweepPoint& point : plan.points) {
         const std::string out = point_dir(root, point);
         clear_point(out);
         const std::string scenario_path = (fs::path(out) / "scenario.yaml").string();
         YAML::Emitter yaml;
-        yaml << standalone_scenario(plan, point, out);
+        yaml << standalone_scenario(file, plan, point, out);
         std::string header = fmt::format("# point {} of sweep '{}' ({})\n", point_name(point), plan.scenario_name,
                                          plan.scenario_file);
         for (std::size_t i = 0; i < plan.parameters.size(); ++i)
@@ -280,23 +291,36 @@ std::size_t emit_sweep_jobs(const SweepPlan& plan, const std::string& dir, const
                             shell_quote(out), shell_quote((fs::path(out) / "log.txt").string()));
     }
     write_text_file((fs::path(root) / "jobs.txt").string(), jobs);
+    folder.complete();
     return plan.points.size();
 }
 
 SweepTally merge_sweep(const std::string& dir, const PlotOptions& plots) {
+    struct stat info {};
+    if (::stat(dir.c_str(), &info) != 0)
+        throw InputError(fmt::format("{}: cannot read the sweep folder: {}", dir, path_error_text(errno)));
+    if (!S_ISDIR(info.st_mode))
+        throw InputError(fmt::format("{}: not a folder; `memsim merge DIR` needs a folder written by `memsim sweep "
+                                     "--emit-jobs DIR` or `memsim sweep --out DIR`",
+                                     dir));
+    // A sweep that did not finish left a plan its points may not match; an interrupted
+    // merge only left results to redo.
+    if (const auto writer = incomplete_writer(dir); writer && *writer != "memsim merge")
+        throw InputError(fmt::format("{}; `memsim merge` reads only a folder whose sweep finished", *incomplete_mark(dir)));
     const fs::path plan_path = fs::path(dir) / kPlanFile;
-    std::ifstream in(plan_path);
-    if (!in)
-        throw InputError(fmt::format("{}: cannot open; `memsim merge DIR` needs a folder written by "
-                                     "`memsim sweep --emit-jobs DIR` or `memsim sweep --out DIR`",
-                                     plan_path.string()));
-    nlohmann::json json;
+    std::string text;
     try {
-        json = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::exception& e) {
-        throw InputError(fmt::format("{}: invalid JSON: {}", plan_path.string(), e.what()));
+        text = read_input_file(plan_path.string(), "the sweep plan", kMaxOwnOutputBytes);
+    } catch (const InputError& e) {
+        throw InputError(fmt::format("{}; `memsim merge DIR` needs a folder written by `memsim sweep --emit-jobs DIR` or "
+                                     "`memsim sweep --out DIR`",
+                                     e.what()));
     }
-    return gather(plan_from_json(json, plan_path.string()), dir, plots);
+    const SweepPlan plan = plan_from_json(parse_json_input(text, plan_path.string()), plan_path.string());
+    OutputFolder folder(dir, "memsim merge", kMergeFiles);
+    const SweepTally tally = gather(plan, dir, plots);
+    folder.complete();
+    return tally;
 }
 
 }  // namespace memsim

@@ -280,12 +280,9 @@ MemorySnapshot parse_memory_snapshot(std::string_view bytes, const std::string& 
 }
 
 MemorySnapshot read_memory_snapshot(const std::string& path) {
-    check_input_file(path, "the memory snapshot");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path + ": cannot open the memory snapshot");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_memory_snapshot(text.str(), path);
+    // The checked open every reader uses (docs/limits.md, "Input files"): read whole, so
+    // the limit of files read whole.
+    return parse_memory_snapshot(read_input_file(path, "the memory snapshot", kMaxJsonFileBytes), path);
 }
 
 }  // namespace memsim

@@ -122,19 +122,63 @@ std::string describe(const std::vector<UsageRecord>& records, std::size_t i) {
     return fmt::format("record {} (tensor {}, {} bytes, ops [{}, {}])", i, r.tensor, r.bytes, r.first_op, r.last_op);
 }
 
-// Calls visit(i, j) for every pair of records whose intervals intersect, by sweeping
-// the records in order of first_op (O(n log n + pairs)).
+// Calls visit(j, i) for every pair of records alive together (their op intervals
+// intersect) whose ranges [lo, hi) overlap; a record with lo == hi takes no room. Sweeps
+// the records by first_op, the alive ones in a max tree of hi over their rank by lo: the
+// alive ranges that overlap [lo_i, hi_i) are those before hi_i whose hi passes lo_i, each
+// found in O(log n). So a check that throws at the first bad pair costs O(n log n) plus
+// the pairs it accepts (in-place children sharing their parent's bytes), however many
+// records are alive together (visiting every pair alive together was quadratic on a
+// training log, where every activation lives until its backward op: issue 31, item 8).
 template <typename Visit>
-void for_each_intersecting_pair(const std::vector<UsageRecord>& records, Visit visit) {
-    std::vector<std::size_t> order(records.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(),
+void for_each_overlapping_pair(const std::vector<UsageRecord>& records, const std::vector<std::uint64_t>& lo,
+                               const std::vector<std::uint64_t>& hi, Visit visit) {
+    const std::size_t n = records.size();
+    std::vector<std::size_t> by_lo(n), by_first(n), rank(n);
+    for (std::size_t i = 0; i < n; ++i) by_lo[i] = by_first[i] = i;
+    std::stable_sort(by_lo.begin(), by_lo.end(), [&](std::size_t a, std::size_t b) { return lo[a] < lo[b]; });
+    std::stable_sort(by_first.begin(), by_first.end(),
                      [&](std::size_t a, std::size_t b) { return records[a].first_op < records[b].first_op; });
-    std::multimap<int, std::size_t> active;  // last_op -> record
-    for (std::size_t i : order) {
-        while (!active.empty() && active.begin()->first < records[i].first_op) active.erase(active.begin());
-        for (const auto& [last, j] : active) visit(j, i);
-        active.emplace(records[i].last_op, i);
+    for (std::size_t k = 0; k < n; ++k) rank[by_lo[k]] = k;
+    std::size_t size = 1;
+    while (size < n) size *= 2;
+    std::vector<std::uint64_t> most_hi(2 * size, 0);  // 0: no alive record (an alive one has hi > lo >= 0)
+    const auto put = [&](std::size_t k, std::uint64_t value) {
+        most_hi[size + k] = value;
+        for (std::size_t node = (size + k) / 2; node >= 1; node /= 2)
+            most_hi[node] = std::max(most_hi[2 * node], most_hi[2 * node + 1]);
+    };
+    struct Span {
+        std::size_t node, first, width;  // the tree node over ranks [first, first + width)
+    };
+    std::vector<std::size_t> found;
+    std::vector<Span> stack;
+    std::multimap<int, std::size_t> alive;  // last_op -> record
+    for (std::size_t i : by_first) {
+        while (!alive.empty() && alive.begin()->first < records[i].first_op) {
+            put(rank[alive.begin()->second], 0);
+            alive.erase(alive.begin());
+        }
+        if (lo[i] == hi[i]) continue;
+        const auto end = static_cast<std::size_t>(
+            std::partition_point(by_lo.begin(), by_lo.end(), [&](std::size_t j) { return lo[j] < hi[i]; }) - by_lo.begin());
+        found.clear();
+        stack.assign(1, Span{1, 0, size});
+        while (!stack.empty()) {
+            const Span at = stack.back();
+            stack.pop_back();
+            if (most_hi[at.node] <= lo[i] || at.first >= end) continue;
+            if (at.width == 1) {
+                found.push_back(by_lo[at.first]);
+                continue;
+            }
+            const std::size_t half = at.width / 2;
+            stack.push_back({2 * at.node + 1, at.first + half, half});
+            stack.push_back({2 * at.node, at.first, half});
+        }
+        for (std::size_t j : found) visit(j, i);
+        put(rank[i], hi[i]);
+        alive.emplace(records[i].last_op, i);
     }
 }
 
@@ -151,8 +195,10 @@ void check_objects(const std::vector<UsageRecord>& records, const ObjectAssignme
                                                a.object_ids[i], a.object_sizes[a.object_ids[i]]));
     }
     auto parent = [&](std::size_t i) { return a.inplace_parent.empty() ? kNoRecord : a.inplace_parent[i]; };
-    for_each_intersecting_pair(records, [&](std::size_t i, std::size_t j) {
-        if (a.object_ids[i] != a.object_ids[j] || parent(i) == j || parent(j) == i) return;
+    std::vector<std::uint64_t> lo(records.size()), hi(records.size());  // an object as a one-byte range
+    for (std::size_t i = 0; i < records.size(); ++i) hi[i] = (lo[i] = a.object_ids[i]) + 1;
+    for_each_overlapping_pair(records, lo, hi, [&](std::size_t i, std::size_t j) {
+        if (parent(i) == j || parent(j) == i) return;
         throw std::logic_error(fmt::format("{} and {} are alive together but share object {}", describe(records, i),
                                            describe(records, j), a.object_ids[i]));
     });
@@ -174,11 +220,8 @@ void check_offsets(const std::vector<UsageRecord>& records, const OffsetAssignme
         max_end = std::max(max_end, *end);
     }
     auto parent = [&](std::size_t i) { return a.inplace_parent.empty() ? kNoRecord : a.inplace_parent[i]; };
-    for_each_intersecting_pair(records, [&](std::size_t i, std::size_t j) {
-        if (parent(i) == j || parent(j) == i) return;
-        const bool disjoint = ends[i] <= a.offsets[j] || ends[j] <= a.offsets[i] || records[i].bytes == 0 ||
-                              records[j].bytes == 0;
-        if (!disjoint)
+    for_each_overlapping_pair(records, a.offsets, ends, [&](std::size_t i, std::size_t j) {
+        if (parent(i) != j && parent(j) != i)
             throw std::logic_error(fmt::format("{} at offset {} and {} at offset {} are alive together and overlap",
                                                describe(records, i), a.offsets[i], describe(records, j), a.offsets[j]));
     });

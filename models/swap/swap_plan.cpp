@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "models/checked_math.h"
+
 namespace memsim {
 
 using Window = FeatureMapWindow;
@@ -130,7 +132,7 @@ SwapPlan plan_budget(const Workload& w, std::uint64_t budget) {
     };
     for (;;) {
         const auto worst = std::max_element(during.begin(), during.end());
-        if (worst == during.end() || *worst <= static_cast<std::int64_t>(budget)) break;
+        if (worst == during.end() || *worst <= saturated_signed(budget)) break;
         const int at = static_cast<int>(worst - during.begin());
         int best = -1;
         double best_score = -1;

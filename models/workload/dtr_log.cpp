@@ -1,6 +1,7 @@
 #include "models/workload/dtr_log.h"
 
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -11,6 +12,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "models/checked_math.h"
 #include "models/io/input_file.h"
 #include "models/workload/input_error.h"
 #include "models/workload/workload_limits.h"
@@ -22,7 +24,7 @@ namespace {
 using nlohmann::json;
 
 struct Line {
-    int number = 0;
+    long long number = 0;  // a 64 GiB log may have more lines than an int counts
     json value;
 };
 
@@ -40,44 +42,37 @@ json parse_line(const std::string& text, std::optional<std::string>& twice) {
     });
 }
 
+// The log is read line by line and never kept: memory follows the workload it builds,
+// not the file (10^6 operators held 2.2 GB of parsed lines). Lines before the first
+// `ANNOTATE START` do not count when there is one; as it may come at any line, the
+// reader handles lines from the start and, at the first START, forgets what it built.
+// A semantic error is kept and raised at the end of the file, so that (as when every
+// line was parsed before any was handled) a malformed line anywhere wins, and an error
+// before a START that follows is dropped with what came before it.
 class DtrLogReader {
 public:
     explicit DtrLogReader(std::string path) : path_(std::move(path)) {}
 
     DtrLog read() {
-        check_input_file(path_, "DTR log");
-        std::ifstream in(path_);
-        if (!in) throw InputError(fmt::format("{}: cannot open DTR log", path_));
-        std::vector<Line> lines;
-        std::string text;
-        int number = 0;
-        int start_index = -1;
-        while (std::getline(in, text)) {
-            ++number;
-            if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
-            Line line{number, {}};
-            std::optional<std::string> twice;
-            try {
-                line.value = parse_line(text, twice);
-            } catch (const json::exception& e) {  // parse_error, and out_of_range for a number like 1e400
-                throw InputError(fmt::format("{}:{}: malformed JSON line '{}': {}", path_, number, shorten(text), e.what()));
+        InputFile file(path_, "DTR log", kMaxDtrLogBytes);
+        in_ = &file.stream();
+        while (std::optional<Line> line = pull()) {
+            if (!started_ && is_start(*line)) {
+                restart();  // what came before the first START is not part of the log
+                continue;
             }
-            if (twice)
-                throw InputError(fmt::format("{}:{}: key \"{}\" is written twice in '{}' (each key once)", path_, number,
-                                             *twice, shorten(text)));
-            if (!line.value.is_object())
-                throw InputError(fmt::format("{}:{}: expected a JSON object, got '{}'", path_, number, shorten(text)));
-            if (start_index < 0 && line.value.value("INSTRUCTION", json()) == "ANNOTATE" &&
-                line.value.value("ANNOTATION", json()) == "START")
-                start_index = static_cast<int>(lines.size());
-            lines.push_back(std::move(line));
+            if (deferred_) continue;  // only checking that every line parses
+            try {
+                handle(*line);
+            } catch (const InputError& e) {
+                deferred_ = e;
+            }
         }
+        if (in_->bad()) throw InputError(fmt::format("{}: cannot read DTR log after line {}", path_, number_));
+        if (deferred_) throw *deferred_;
         w_.source = path_;
         w_.name = std::filesystem::path(path_).filename().string();
         w_.batch = 0;
-        lines_ = std::move(lines);
-        for (pos_ = start_index < 0 ? 0 : static_cast<std::size_t>(start_index); pos_ < lines_.size(); ++pos_)
-            handle(lines_[pos_]);
         if (w_.ops.empty()) throw InputError(fmt::format("{}: DTR log has no operators (no CALL or MUTATE line)", path_));
         finish();
         check_workload_limits(w_);
@@ -86,6 +81,53 @@ public:
 
 private:
     static std::string shorten(const std::string& s) { return s.size() > 120 ? s.substr(0, 117) + "..." : s; }
+
+    static bool is_start(const Line& line) {
+        return line.value.value("INSTRUCTION", json()) == "ANNOTATE" && line.value.value("ANNOTATION", json()) == "START";
+    }
+
+    // The next non-blank line, parsed and checked (a JSON object, each key once), or none at the end.
+    std::optional<Line> pull() {
+        if (pushed_back_) {
+            std::optional<Line> line = std::move(pushed_back_);
+            pushed_back_.reset();
+            return line;
+        }
+        std::string text;
+        while (std::getline(*in_, text)) {
+            ++number_;
+            if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+            Line line{number_, {}};
+            std::optional<std::string> twice;
+            try {
+                line.value = parse_line(text, twice);
+            } catch (const json::exception& e) {  // parse_error, and out_of_range for a number like 1e400
+                throw InputError(fmt::format("{}:{}: malformed JSON line '{}': {}", path_, number_, shorten(text), e.what()));
+            }
+            if (twice)
+                throw InputError(fmt::format("{}:{}: key \"{}\" is written twice in '{}' (each key once)", path_, number_,
+                                             shorten(*twice), shorten(text)));
+            if (!line.value.is_object())
+                throw InputError(fmt::format("{}:{}: expected a JSON object, got '{}'", path_, number_, shorten(text)));
+            return line;
+        }
+        return std::nullopt;
+    }
+
+    // Forgets everything read so far: the first START begins the log.
+    void restart() {
+        started_ = true;
+        deferred_.reset();
+        w_ = Workload{};
+        bound_.clear();
+        last_binding_.clear();
+        name_order_.clear();
+        arrival_.clear();
+        references_.clear();
+        storage_values_.clear();
+        pending_release_.clear();
+        backward_at_ = -1;
+    }
 
     [[noreturn]] void fail(const Line& line, const std::string& what) const {
         throw InputError(fmt::format("{}:{}: {}", path_, line.number, what));
@@ -98,27 +140,36 @@ private:
         return it->get<std::string>();
     }
 
-    // Sizes, times, indices: strings in the logs ("123"), plain integers accepted too.
-    long long integer_field(const Line& line, const char* key, long long minimum) const {
+    // Sizes, times, indices: strings in the logs ("123"), plain integers accepted too. A
+    // number past `maximum` is an error saying so (a size of 2^63 read as a signed integer
+    // was reported as "got -1").
+    long long integer_field(const Line& line, const char* key, long long minimum,
+                            long long maximum = static_cast<long long>(kMaxTotalBytes)) const {
         const auto it = line.value.find(key);
         if (it == line.value.end()) fail(line, fmt::format("missing field {}", key));
+        const auto too_large = [&](const std::string& text) {
+            fail(line, fmt::format("field {} is {}, more than the largest allowed, {}", key, text, maximum));
+        };
         long long v = 0;
-        if (it->is_number_integer()) {
+        if (it->is_number_unsigned()) {
+            if (it->get<std::uint64_t>() > static_cast<std::uint64_t>(maximum)) too_large(it->dump());
+            v = static_cast<long long>(it->get<std::uint64_t>());
+        } else if (it->is_number_integer()) {
             v = it->get<long long>();
         } else if (it->is_string()) {
             const std::string s = it->get<std::string>();
-            std::size_t used = 0;
-            try {
-                v = std::stoll(s, &used);
-            } catch (const std::exception&) {
-                used = 0;
+            const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), v);
+            if (s.empty() || end != s.data() + s.size() || (error != std::errc() && error != std::errc::result_out_of_range))
+                fail(line, fmt::format("field {} must be an integer, got \"{}\"", key, shorten(s)));
+            if (error == std::errc::result_out_of_range) {
+                if (s[0] == '-') fail(line, fmt::format("field {} must be >= {}, got {}", key, minimum, shorten(s)));
+                too_large(shorten(s));
             }
-            if (s.empty() || used != s.size())
-                fail(line, fmt::format("field {} must be an integer, got \"{}\"", key, s));
         } else {
-            fail(line, fmt::format("field {} must be an integer, got {}", key, it->dump()));
+            fail(line, fmt::format("field {} must be an integer, got {}", key, shorten(it->dump())));
         }
         if (v < minimum) fail(line, fmt::format("field {} must be >= {}, got {}", key, minimum, v));
+        if (v > maximum) too_large(std::to_string(v));
         return v;
     }
 
@@ -178,10 +229,11 @@ private:
         else it->second = t;
     }
 
-    const Line& next_line(const Line& after, const char* expected, const std::string& name) {
-        if (pos_ + 1 >= lines_.size())
-            fail(after, fmt::format("missing {} line for '{}' (end of file)", expected, name));
-        const Line& line = lines_[++pos_];
+    Line next_line(const Line& after, const char* expected, const std::string& name) {
+        std::optional<Line> next = pull();
+        if (!next) fail(after, fmt::format("missing {} line for '{}' (end of file)", expected, name));
+        if (!started_ && is_start(*next)) pushed_back_ = *next;  // the main loop must see the first START
+        const Line line = std::move(*next);
         const json instruction = line.value.value("INSTRUCTION", json());
         if (instruction != expected)
             fail(line, fmt::format("missing {} line for '{}': found {}", expected, name, instruction.dump()));
@@ -201,7 +253,7 @@ private:
                 fail(line, fmt::format("unknown ANNOTATION \"{}\"", annotation));
         } else if (instruction == "CONSTANT") {
             const std::string name = string_field(line, "NAME");
-            const Line& memory = next_line(line, "MEMORY", name);
+            const Line memory = next_line(line, "MEMORY", name);
             const auto bytes = static_cast<std::uint64_t>(integer_field(memory, "MEMORY", 0));
             bind(line, name, new_tensor(name, bytes, kNoOp, true, -1));
         } else if (instruction == "CALL") {
@@ -240,9 +292,9 @@ private:
         for (const std::string& arg : string_list(line, "ARGS")) op.inputs.push_back(lookup(line, arg, "CALL argument"));
         const int index = static_cast<int>(w_.ops.size());
         for (const std::string& result : string_list(line, "RESULT")) {
-            const Line& memory = next_line(line, "MEMORY", result);
+            const Line memory = next_line(line, "MEMORY", result);
             const auto bytes = static_cast<std::uint64_t>(integer_field(memory, "MEMORY", 0));
-            const Line& alias = next_line(memory, "ALIAS", result);
+            const Line alias = next_line(memory, "ALIAS", result);
             const long long alias_index = integer_field(alias, "ALIAS", -1);
             TensorId alias_of = -1;
             if (alias_index >= 0) {
@@ -278,6 +330,13 @@ private:
                 fail(line, fmt::format("MUTATE index {} is listed twice", m.dump()));
             const std::string& name = args[static_cast<std::size_t>(k)];
             const TensorId old = op.inputs[static_cast<std::size_t>(k)];
+            // Two names of one tensor (a COPY, or the name twice): it would get two new
+            // versions and lose two references; the published runtime mutates it once.
+            for (std::size_t j = 0; j < replaced.size(); ++j)
+                if (replaced[j].second == old)
+                    fail(line, fmt::format("MUTATE names one tensor twice: arguments '{}' and '{}' are the same tensor "
+                                           "(each mutated tensor once)",
+                                           replaced[j].first, name));
             const TensorId fresh = new_tensor(name + "$", w_.tensors[storage_of(old)].bytes, index, false, -1);
             op.outputs.push_back(fresh);
             replaced.push_back({name, old});
@@ -347,9 +406,12 @@ private:
     }
 
     std::string path_;
+    std::istream* in_ = nullptr;
+    long long number_ = 0;             // lines read
+    std::optional<Line> pushed_back_;  // a START read ahead
+    bool started_ = false;             // the first START was seen
+    std::optional<InputError> deferred_;
     Workload w_;
-    std::vector<Line> lines_;
-    std::size_t pos_ = 0;
     std::unordered_map<std::string, TensorId> bound_;
     std::unordered_map<std::string, TensorId> last_binding_;  // every name ever bound
     std::vector<std::string> name_order_;                     // names in first-binding order

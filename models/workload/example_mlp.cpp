@@ -89,7 +89,8 @@ void check_mlp_size(const MlpShape& s) {
     const auto batch_bytes = checked_mul(static_cast<std::uint64_t>(s.batch) * kFloat, widest);
     const auto weight_bytes = checked_mul(widest * kFloat, widest);
     if (!batch_bytes || !weight_bytes || *batch_bytes > kMaxTotalBytes || *weight_bytes > kMaxTotalBytes)
-        throw InputError(fmt::format("example mlp: batch {} with layers {} wide has tensors past 2^53 bytes", s.batch, widest));
+        throw InputError(fmt::format("example mlp: batch {} with layers {} values wide has tensors past 2^53 bytes", s.batch,
+                                     widest));
 }
 
 }  // namespace
@@ -152,6 +153,9 @@ Workload make_example_mlp(const MlpShape& s) {
     b.finish();
     w.forward_end = loss + 1;
     w.forward_end_rule = "generator: the loss op ends the forward pass";
+    // The loader's limits (total bytes, compute time): `memsim generate` must not write a
+    // profile that memsim would then refuse to load.
+    check_workload_limits(w);
     return w;
 }
 

@@ -1,7 +1,10 @@
 #include "models/workload/mnn_files.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
-#include <fstream>
+#include <cerrno>
+#include <limits>
 #include <string_view>
 #include <unordered_set>
 
@@ -16,15 +19,14 @@ namespace memsim::mnn {
 namespace fs = std::filesystem;
 namespace dom = simdjson::dom;
 
-std::string read_text(const fs::path& path) {
-    check_input_file(path.string(), "profile file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(fmt::format("{}: cannot open file", path.string()));
-    std::string text(fs::file_size(path), '\0');
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    if (in.gcount() != static_cast<std::streamsize>(text.size()))
-        throw InputError(fmt::format("{}: cannot read file", path.string()));
-    return text;
+std::string read_text(const fs::path& path) { return read_input_file(path.string(), "profile file", kMaxJsonFileBytes); }
+
+std::optional<int> canonical_index(std::string_view text) {
+    if (text.empty() || text.size() > 10 || text.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
+    if (text.size() > 1 && text[0] == '0') return std::nullopt;
+    const long long value = std::stoll(std::string(text));
+    if (value > std::numeric_limits<int>::max()) return std::nullopt;
+    return static_cast<int>(value);
 }
 
 std::string dump(dom::element v) { return simdjson::minify(v); }
@@ -97,11 +99,33 @@ std::optional<std::string> duplicate_key(dom::element v) {
     return fmt::format("key \"{}\" {}", *key, path.empty() ? "at the top level" : "in " + path);
 }
 
-std::string find_model_name(const fs::path& dir) {
-    if (!fs::is_directory(dir)) throw InputError(fmt::format("{}: profile folder does not exist", dir.string()));
+bool present(const fs::path& path) {
+    struct stat info {};
+    return ::lstat(path.c_str(), &info) == 0 || errno != ENOENT;  // present, or there but unreadable: reading says why
+}
+
+std::vector<std::string> folder_entries(const fs::path& dir) {
+    std::error_code error;
+    const auto fail = [&] {
+        throw InputError(fmt::format("{}: cannot read the profile folder: {}", dir.string(), path_error_text(error.value())));
+    };
+    if (!fs::is_directory(dir, error)) {
+        if (!error && fs::exists(dir, error))
+            throw InputError(fmt::format("{}: the profile folder is not a folder (a file, a device or a FIFO)", dir.string()));
+        if (!error || error == std::errc::no_such_file_or_directory)
+            throw InputError(fmt::format("{}: profile folder does not exist", dir.string()));
+        fail();
+    }
     std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(dir)) {
-        const std::string f = entry.path().filename().string();
+    for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error))
+        names.push_back(it->path().filename().string());
+    if (error) fail();
+    return names;
+}
+
+std::string find_model_name(const fs::path& dir) {
+    std::vector<std::string> names;
+    for (const std::string& f : folder_entries(dir)) {
         const std::string suffix = ".io_info.json";
         if (f.size() > suffix.size() && f.compare(f.size() - suffix.size(), suffix.size(), suffix) == 0)
             names.push_back(f.substr(0, f.size() - suffix.size()));
@@ -116,18 +140,22 @@ std::string find_model_name(const fs::path& dir) {
 std::vector<int> batches_with(const fs::path& dir, const std::string& model, const std::string& kind) {
     const std::string prefix = model + ".", suffix = "." + kind + ".json";
     std::vector<int> batches;
-    for (const auto& entry : fs::directory_iterator(dir)) {
-        const std::string name = entry.path().filename().string();
+    for (const std::string& name : folder_entries(dir)) {
+        const fs::path entry_path = dir / name;
         if (name.size() <= prefix.size() + suffix.size() || name.rfind(prefix, 0) != 0 ||
             name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
             continue;
         const std::string middle = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
-        if (!middle.empty() && middle.find_first_not_of("0123456789") == std::string::npos && middle.size() < 9) {
+        if (!middle.empty() && middle.find_first_not_of("0123456789") == std::string::npos) {
             // "004" would be batch 4 a second time: a batch is written as memsim writes it.
             if (middle[0] == '0')
                 throw InputError(fmt::format("{}: batch number '{}' in the file name has a leading zero (write {})",
-                                             entry.path().string(), middle, middle.find_first_not_of('0') == std::string::npos ? std::string("a batch >= 1") : middle.substr(middle.find_first_not_of('0'))));
-            batches.push_back(std::stoi(middle));
+                                             entry_path.string(), middle, middle.find_first_not_of('0') == std::string::npos ? std::string("a batch >= 1") : middle.substr(middle.find_first_not_of('0'))));
+            const std::optional<int> batch = canonical_index(middle);
+            if (!batch)
+                throw InputError(fmt::format("{}: batch number '{}' in the file name is larger than {}", entry_path.string(),
+                                             middle, std::numeric_limits<int>::max()));
+            batches.push_back(*batch);
         }
     }
     std::sort(batches.begin(), batches.end());

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <string_view>
+
 #include <simdjson.h>
 
 namespace memsim::mnn {
@@ -21,6 +23,13 @@ std::string dump(simdjson::dom::element v);
 const char* type_name(simdjson::dom::element v);
 // An integer >= 0 that fits a signed 64-bit value (the sizes and ids profiles hold).
 std::optional<std::uint64_t> non_negative_integer(simdjson::dom::element v);
+// An index as MNN writes it in a key: decimal digits, no sign, space or leading zero
+// ("0", "17"; not "00", " 1", "+1"), at most INT_MAX; nullopt otherwise.
+std::optional<int> canonical_index(std::string_view text);
+// Whether a file is there (a broken one too: reading it then says what is wrong).
+bool present(const std::filesystem::path& path);
+// The names in a profile folder; InputError naming the folder when it cannot be read.
+std::vector<std::string> folder_entries(const std::filesystem::path& dir);
 // A number of any kind, as a double.
 std::optional<double> number(simdjson::dom::element v);
 // The first key written twice in one object, with where that object is ("key \"id\" in

@@ -67,7 +67,7 @@ private:
     // A batch the profile was not measured at is the common mistake: name the ones it has.
     void check_batch_exists() const {
         const fs::path f = file("tensor_size");
-        if (fs::exists(f)) return;
+        if (present(f)) return;
         // workload.costs: linear_fit is the way to other batches for operator times, not for
         // tensor sizes: say so, since it is the first thing to try.
         fail(f, fmt::format("cannot open file: the profile has no batch {} (batches measured: {}); workload.costs: "
@@ -154,18 +154,16 @@ private:
             const std::optional<std::uint64_t> size = non_negative_integer(field.value);
             if (!size) fail(f, fmt::format("tensor '{}': size {} is not an integer >= 0", key, dump(field.value)));
             const std::uint64_t bytes = *size;
+            // "i" (op i's output) or "i:k" (its scratch k), written exactly so: "00", " 1",
+            // "+1" or "1:2:3" would be a second name for a tensor, or one nothing reads.
             const std::size_t colon = key.find(':');
-            int op = -1;
-            try {
-                std::size_t used = 0;
-                op = std::stoi(key.substr(0, colon), &used);
-                if (used != (colon == std::string::npos ? key.size() : colon)) op = -1;
-                if (colon != std::string::npos) (void)std::stoi(key.substr(colon + 1));
-            } catch (const std::exception&) {
-                op = -1;
-            }
+            const std::optional<int> index = canonical_index(std::string_view(key).substr(0, colon));
+            const bool scratch_ok = colon == std::string::npos || canonical_index(std::string_view(key).substr(colon + 1));
+            const int op = index && scratch_ok ? *index : -1;
             if (op < 0 || op >= n)
-                fail(f, fmt::format("tensor '{}': unknown tensor id (expected 'i' or 'i:k' with 0 <= i < {})", key, n));
+                fail(f, fmt::format("tensor '{}': unknown tensor id (expected 'i' or 'i:k', decimal without sign or leading "
+                                    "zero, with 0 <= i < {})",
+                                    key, n));
             if (colon == std::string::npos) {
                 w_.tensors[op].bytes = bytes;
                 sized_outputs_.insert(op);
@@ -243,7 +241,7 @@ private:
     void load_costs(CostModel model) {
         if (model == CostModel::Measured) {
             const fs::path f = file("cost_info");
-            if (!fs::exists(f))
+            if (!present(f))
                 fail(f, fmt::format("no cost file for batch {}: operator times were measured for batches {}; set "
                                     "workload.costs: linear_fit to extrapolate them per operator",
                                     batch_, batch_list(batches_with(dir_, model_, "cost_info"))));
@@ -273,7 +271,11 @@ private:
         for (std::size_t i = 0; i < n; ++i) {
             const double slope = (m * sxy[i] - sx * sy[i]) / denom;
             const double intercept = (sy[i] - slope * sx) / m;
-            w_.ops[i].cost_ms = std::max(0.0, intercept + slope * batch_);
+            const double cost = intercept + slope * batch_;
+            if (!std::isfinite(cost))
+                fail(file("cost_info"), fmt::format("op {} ({}): the linear fit gives {} ms at batch {}", i, w_.ops[i].name, cost,
+                                                    batch_));
+            w_.ops[i].cost_ms = std::max(0.0, cost);
         }
         w_.cost_note = fmt::format("costs: per-operator linear fit over batches {}", batch_list(batches));
     }
@@ -287,18 +289,17 @@ private:
         std::vector<char> seen(n, 0);
         for (const dom::key_value_pair field : j) {
             const std::string key(field.key);
-            int op = -1;
-            try {
-                std::size_t used = 0;
-                op = std::stoi(key, &used);
-                if (used != key.size()) op = -1;
-            } catch (const std::exception&) {
-                op = -1;
-            }
-            if (op < 0 || op >= n) fail(f, fmt::format("key '{}': unknown operator index (0..{})", key, n - 1));
+            const int op = canonical_index(key).value_or(-1);
+            if (op < 0 || op >= n)
+                fail(f, fmt::format("key '{}': unknown operator index (0..{}, decimal without sign or leading zero)", key, n - 1));
             const std::optional<double> ms = number(field.value);
             if (!ms || *ms < 0 || !std::isfinite(*ms))
                 fail(f, fmt::format("op {}: cost {} is not a number of milliseconds >= 0", op, dump(field.value)));
+            // Checked here, not only in the iteration's total: linear_fit multiplies and
+            // subtracts the measured costs, and 1e308 ms became inf - inf, then 0.
+            if (*ms > kMaxComputeMs)
+                fail(f, fmt::format("op {}: cost {} ms is more than a whole iteration may take ({:g} ms)", op, dump(field.value),
+                                    kMaxComputeMs));
             costs[op] = *ms;
             seen[op] = 1;
         }
@@ -309,7 +310,7 @@ private:
 
     void load_redundant_parents() {
         const fs::path f = file("redundent_parent");
-        if (!fs::exists(f)) return;  // optional
+        if (!present(f)) return;  // optional
         dom::object j;
         if (parse(f).get_object().get(j) != simdjson::SUCCESS) fail(f, "expected an object mapping scratch id to scratch id");
         for (const dom::key_value_pair field : j) {

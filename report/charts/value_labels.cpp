@@ -121,6 +121,7 @@ std::optional<std::vector<std::string>> disk_labels(const std::vector<std::strin
     std::vector<std::string> labels;
     try {
         for (const std::string& v : values) {
+            if (first_yaml_control_byte(v)) return std::nullopt;  // yaml-cpp may not end on it
             const auto disk = disk_numbers(YAML::Load(v));
             if (!disk) return std::nullopt;
             const std::string config = config_with_disk(*disk);
@@ -225,6 +226,7 @@ std::vector<std::string> value_labels(const SweepParameter& p) {
     for (const std::string& v : p.values) plain.push_back(quantity_text(v));
     try {
         for (const std::string& v : p.values) {
+            if (first_yaml_control_byte(v)) return plain;  // yaml-cpp may not end on it
             const YAML::Node node = YAML::Load(v);
             if (!node.IsMap()) return plain;
             leaves.emplace_back();

@@ -19,7 +19,8 @@ public:
 
     void before_backward_op(SwapActions& a, int op) override {
         if (op == a.forward_end()) {
-            a.wait_writes_after(op - 1, op, "waiting for the last swap-outs (semi_sync)");
+            // With forward_end 0 (a log annotated BACKWARD before its first op) no forward op issued writes.
+            if (op > 0) a.wait_writes_after(op - 1, op, "waiting for the last swap-outs (semi_sync)");
             a.free_finished_writes(op);
             a.issue_reads(op, op);
             a.wait_reads(op);

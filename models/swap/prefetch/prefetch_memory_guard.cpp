@@ -1,6 +1,7 @@
 // PrefetchMemoryGuard (prefetch_rule.h): the in-use prediction over an early read's span.
 #include <algorithm>
 
+#include "models/checked_math.h"
 #include "models/swap/prefetch/prefetch_rule.h"
 
 namespace memsim {
@@ -33,7 +34,7 @@ bool PrefetchMemoryGuard::admits(const PrefetchView& view, int op, int group) co
     if (!cap_bytes) cap_bytes = view.no_prefetch_peak_bytes();
     if (!cap_bytes) return false;  // no cap known: no early read
     if (group <= op) return true;  // held over no op before its consumer
-    const auto cap = static_cast<std::int64_t>(*cap_bytes);
+    const auto cap = saturated_signed(*cap_bytes);
     const std::int64_t base = view.planned_live_during(op) - view.op_allocation_bytes(op);
     const std::int64_t now = static_cast<std::int64_t>(view.live_bytes()) - base;
     // max over k in [op, group) of plan(k) - (issued(k) - issued(op)), issued(op) being

@@ -25,6 +25,7 @@
 // swap-only and 2853.7 ms dtr.
 #include <algorithm>
 
+#include "models/checked_math.h"
 #include "models/swap/selection/swap_selection.h"
 
 namespace memsim {
@@ -53,7 +54,7 @@ public:
         const std::int64_t excess_before = excess(during);
         while (!during.empty()) {
             const auto worst = std::max_element(during.begin(), during.end());
-            if (budget && *worst <= static_cast<std::int64_t>(*budget)) break;
+            if (budget && *worst <= saturated_signed(*budget)) break;
             const int at = static_cast<int>(worst - during.begin());
             int best = -1;
             double best_exposed = 0;
@@ -95,7 +96,7 @@ private:
     // How far the live profile's worst op is above the budget (0 without one).
     [[nodiscard]] std::int64_t excess(const std::vector<std::int64_t>& during) const {
         if (!budget_ || during.empty()) return 0;
-        return std::max<std::int64_t>(0, *std::max_element(during.begin(), during.end()) - static_cast<std::int64_t>(*budget_));
+        return std::max<std::int64_t>(0, *std::max_element(during.begin(), during.end()) - saturated_signed(*budget_));
     }
 
     [[nodiscard]] std::pair<int, int> absent_range(std::size_t k) const {

@@ -13,8 +13,13 @@ using memsim::InputError;
 namespace {
 
 nlohmann::json summary(const std::string& status, std::uint64_t peak, double time_ms) {
-    return {{"status", status}, {"message", ""}, {"peak_bytes", peak}, {"time_ms", time_ms}, {"allocator", "os"},
-            {"disk", {{"bandwidth", "23.4MB/s"}}}};
+    return {{"status", status},
+            {"message", ""},
+            {"peak_bytes", peak},
+            {"time_ms", time_ms},
+            {"allocator", "os"},
+            {"details", {{"forward_ms", 3.5}}},
+            {"scenario_resolved", {{"platform", {{"disk", {{"bandwidth", "23.4MB/s"}}}}}}}};
 }
 
 }  // namespace
@@ -39,8 +44,9 @@ TEST_CASE("find condition: sizes with units compare in bytes, and binds tighter 
 }
 
 TEST_CASE("find condition: a nested field written as a quantity, and a rate") {
-    CHECK(Condition::parse("disk.bandwidth >= 23.4MB/s", "--until").holds(summary("ok", 1, 1)));
-    CHECK_FALSE(Condition::parse("disk.bandwidth > 23.4MB/s", "--until").holds(summary("ok", 1, 1)));
+    CHECK(Condition::parse("scenario_resolved.platform.disk.bandwidth >= 23.4MB/s", "--until").holds(summary("ok", 1, 1)));
+    CHECK_FALSE(Condition::parse("scenario_resolved.platform.disk.bandwidth > 23.4MB/s", "--until").holds(summary("ok", 1, 1)));
+    CHECK(Condition::parse("details.forward_ms == 3.5", "--until").holds(summary("ok", 1, 1)));
 }
 
 TEST_CASE("find condition: a run that stopped fails every comparison but those on its status") {
@@ -53,9 +59,15 @@ TEST_CASE("find condition: a run that stopped fails every comparison but those o
 }
 
 TEST_CASE("find condition: unknown fields and unreadable text are errors naming the option") {
-    const Condition c = Condition::parse("peak_byte <= 1GiB", "--while");
-    CHECK_THROWS_WITH(c.holds(summary("ok", 1, 1)),
-                      Catch::Contains("--while: the summaries have no field 'peak_byte'; did you mean 'peak_bytes'?"));
+    // A field summary.json never has is refused when the condition is read, before any point runs.
+    CHECK_THROWS_WITH(Condition::parse("peak_byte <= 1GiB", "--while"),
+                      Catch::Contains("--while: 'peak_byte <= 1GiB': summary.json has no field 'peak_byte'; did you mean "
+                                      "'peak_bytes'?"));
+    CHECK_THROWS_WITH(Condition::parse("status == ok and (disk.bandwidth > 1MB/s)", "--while"),
+                      Catch::Contains("no field 'disk'"));
+    // Below details, the fields depend on the run: checked against each point's summary.
+    const Condition c = Condition::parse("details.forward_msx <= 1", "--while");
+    CHECK_THROWS_WITH(c.holds(summary("ok", 1, 1)), Catch::Contains("--while: the summaries have no field 'details.forward_msx'"));
     CHECK_THROWS_WITH(Condition::parse("", "--until"), Catch::Contains("--until: '': empty condition"));
     CHECK_THROWS_WITH(Condition::parse("time_ms <= ", "--until"), Catch::Contains("ends where a value was expected"));
     CHECK_THROWS_WITH(Condition::parse("time_ms => 3", "--until"), Catch::Contains("unknown operator '=>'"));
@@ -66,4 +78,31 @@ TEST_CASE("find condition: unknown fields and unreadable text are errors naming 
     CHECK_THROWS_WITH(Condition::parse("allocator <= 3", "--until").holds(summary("ok", 1, 1)),
                       Catch::Contains("field 'allocator' is \"os\", not a number"));
     CHECK_THROWS_AS(Condition::parse("and == 3", "--until"), InputError);
+}
+
+TEST_CASE("find condition: nesting is bounded, long chains are flat, and values must be finite (issue 31)") {
+    // 60,000 parentheses overflowed the stack (exit 139); the limit is 32 levels.
+    const std::string deep = std::string(60000, '(') + "time_ms <= 1" + std::string(60000, ')');
+    CHECK_THROWS_WITH(Condition::parse(deep, "--until"),
+                      Catch::Contains("parentheses nested deeper than 32 levels") && Catch::Contains("(120012 characters)"));
+    const std::string limit = std::string(32, '(') + "time_ms <= 1" + std::string(32, ')');
+    CHECK(Condition::parse(limit, "--until").holds(summary("ok", 1, 1)));
+    CHECK_THROWS_WITH(Condition::parse("(" + limit + ")", "--until"), Catch::Contains("deeper than 32 levels"));
+    // 20,000 comparisons joined by `and`, then by `or`: one node each, evaluated in a loop.
+    std::string chain = "time_ms <= 2";
+    for (int i = 1; i < 20000; ++i) chain += " and peak_bytes <= 5";
+    const Condition all = Condition::parse(chain, "--until");
+    CHECK(all.holds(summary("ok", 5, 2)));
+    CHECK_FALSE(all.holds(summary("ok", 6, 2)));
+    CHECK(all.fields().size() == 20000);
+    std::string either = "time_ms <= 1";
+    for (int i = 1; i < 20000; ++i) either += " or peak_bytes == 7";
+    CHECK(Condition::parse(either, "--until").holds(summary("ok", 7, 2)));
+    CHECK_FALSE(Condition::parse(either, "--until").holds(summary("ok", 8, 2)));
+    // nan compares false with everything, inf is no value a summary holds.
+    for (const char* value : {"nan", "inf", "-inf", "NaN"}) {
+        INFO(value);
+        CHECK_THROWS_WITH(Condition::parse(std::string("overhead <= ") + value, "--until"),
+                          Catch::Contains("is not a finite number"));
+    }
 }

@@ -131,7 +131,7 @@ TEST_CASE("find: bad ranges, conditions and fields are errors naming the option"
               "--range: '1MB..2ms': the ends are not numbers, nor quantities of the same kind with units"},
              {"--maximize workload.n --range 1-5 --while 'peak_bytes <= 3'", "--range: '1-5': no '..' between the ends"},
              {"--maximize workload.n --range 1..5 --while 'peak_byte <= 3'",
-              "--while: the summaries have no field 'peak_byte'; did you mean 'peak_bytes'?"},
+              "--while: 'peak_byte <= 3': summary.json has no field 'peak_byte'; did you mean 'peak_bytes'?"},
              {"--maximize workload.n --range 1..5 --while 'peak_bytes <'", "--while: 'peak_bytes <': ends where a value was expected"},
              {"--range 1..5 --while 'peak_bytes <= 3'", "say what to search"},
              {"--maximize workload.n --range 1..5", "--maximize/--minimize needs --while COND"},
@@ -141,5 +141,20 @@ TEST_CASE("find: bad ranges, conditions and fields are errors naming the option"
         const Outcome o = run_memsim("find " + scenario + " " + c.args + out);
         CHECK(o.code == 1);
         CHECK_THAT(o.err, Catch::Contains("memsim: error: ") && Catch::Contains(c.message));
+    }
+}
+
+TEST_CASE("find: a condition too deep, not finite or naming no summary field stops before any point runs (issue 31)") {
+    const fs::path dir = fresh_dir("find_deep");
+    const std::string scenario = uniform_linear_scenario(dir).string();
+    for (const std::string& condition :
+         {std::string(60000, '(') + "peak_bytes <= 3" + std::string(60000, ')'), std::string("overhead <= nan"),
+          std::string("peak_bytes <= 3 and (tim_ms < 1)")}) {
+        const Outcome o = run_memsim("find " + scenario + " --maximize workload.n --range 1..5 --while '" + condition +
+                                     "' --out " + (dir / "out").string());
+        CHECK(o.code == 1);
+        CHECK_THAT(o.err, Catch::StartsWith("memsim: error: --while: '"));
+        CHECK(o.err.size() < 1000);  // the condition is quoted cut short
+        CHECK_FALSE(fs::exists(dir / "out"));  // no point ran
     }
 }
