@@ -16,7 +16,6 @@
 #include "report/charts/svg_chart.h"
 #include "report/charts/value_axis.h"
 #include "report/charts/value_labels.h"
-#include "app/scenario/yaml_control.h"
 
 namespace memsim {
 

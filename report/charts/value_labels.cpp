@@ -11,6 +11,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "app/scenario/units.h"
+#include "app/scenario/yaml_control.h"
 
 namespace memsim {
 
