@@ -2,9 +2,10 @@
 
 #include <algorithm>
 
-#include "engine/semantics_rules.h"
 #include <fmt/format.h>
-#include "app/run/simulation.h"
+
+#include "engine/run_result.h"
+#include "engine/semantics_rules.h"
 
 namespace memsim {
 

@@ -177,8 +177,10 @@ PointResult read_point_result(const std::string& sweep_dir, const SweepPoint& po
     PointResult result{point, "error", "", nullptr};
     const fs::path dir = point_dir(sweep_dir, point);
     // A run that did not finish: whatever it left may be partial, or an older run's.
+    // Its log.txt says why, when it says anything (a run refused before it simulated).
     if (const auto mark = incomplete_mark(dir.string())) {
-        result.message = printable(*mark);
+        const std::string said = last_line_of(dir / "log.txt");
+        result.message = printable(*mark) + (said.empty() ? "" : "; log.txt ends: " + said);
         return result;
     }
     const fs::path summary_path = dir / "summary.json";

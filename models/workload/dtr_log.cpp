@@ -14,6 +14,7 @@
 
 #include "models/checked_math.h"
 #include "models/io/input_file.h"
+#include "models/workload/dtr_log_lines.h"
 #include "models/workload/input_error.h"
 #include "models/workload/workload_limits.h"
 
@@ -22,25 +23,7 @@ namespace memsim {
 namespace {
 
 using nlohmann::json;
-
-struct Line {
-    long long number = 0;  // a 64 GiB log may have more lines than an int counts
-    json value;
-};
-
-// A line's JSON; `twice` gets the first key an object holds twice (nlohmann would keep
-// the last silently).
-json parse_line(const std::string& text, std::optional<std::string>& twice) {
-    std::vector<std::set<std::string>> keys;  // per open object
-    return json::parse(text, [&](int, json::parse_event_t event, json& parsed) {
-        if (event == json::parse_event_t::object_start) keys.emplace_back();
-        else if (event == json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
-        else if (event == json::parse_event_t::key && !keys.empty() && !keys.back().insert(parsed.get<std::string>()).second &&
-                 !twice)
-            twice = parsed.get<std::string>();
-        return true;
-    });
-}
+using Line = DtrLine;
 
 // The log is read line by line and never kept: memory follows the workload it builds,
 // not the file (10^6 operators held 2.2 GB of parsed lines). Lines before the first
@@ -55,7 +38,8 @@ public:
 
     DtrLog read() {
         InputFile file(path_, "DTR log", kMaxDtrLogBytes);
-        in_ = &file.stream();
+        DtrLineReader lines(file.stream(), path_);
+        lines_ = &lines;
         while (std::optional<Line> line = pull()) {
             if (!started_ && is_start(*line)) {
                 restart();  // what came before the first START is not part of the log
@@ -68,7 +52,7 @@ public:
                 deferred_ = e;
             }
         }
-        if (in_->bad()) throw InputError(fmt::format("{}: cannot read DTR log after line {}", path_, number_));
+        if (file.stream().bad()) throw InputError(fmt::format("{}: cannot read DTR log after line {}", path_, lines.number()));
         if (deferred_) throw *deferred_;
         w_.source = path_;
         w_.name = std::filesystem::path(path_).filename().string();
@@ -80,38 +64,18 @@ public:
     }
 
 private:
-    static std::string shorten(const std::string& s) { return s.size() > 120 ? s.substr(0, 117) + "..." : s; }
-
     static bool is_start(const Line& line) {
         return line.value.value("INSTRUCTION", json()) == "ANNOTATE" && line.value.value("ANNOTATION", json()) == "START";
     }
 
-    // The next non-blank line, parsed and checked (a JSON object, each key once), or none at the end.
+    // The next line, or the START read ahead.
     std::optional<Line> pull() {
         if (pushed_back_) {
             std::optional<Line> line = std::move(pushed_back_);
             pushed_back_.reset();
             return line;
         }
-        std::string text;
-        while (std::getline(*in_, text)) {
-            ++number_;
-            if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
-            Line line{number_, {}};
-            std::optional<std::string> twice;
-            try {
-                line.value = parse_line(text, twice);
-            } catch (const json::exception& e) {  // parse_error, and out_of_range for a number like 1e400
-                throw InputError(fmt::format("{}:{}: malformed JSON line '{}': {}", path_, number_, shorten(text), e.what()));
-            }
-            if (twice)
-                throw InputError(fmt::format("{}:{}: key \"{}\" is written twice in '{}' (each key once)", path_, number_,
-                                             shorten(*twice), shorten(text)));
-            if (!line.value.is_object())
-                throw InputError(fmt::format("{}:{}: expected a JSON object, got '{}'", path_, number_, shorten(text)));
-            return line;
-        }
-        return std::nullopt;
+        return lines_->next();
     }
 
     // Forgets everything read so far: the first START begins the log.
@@ -129,60 +93,13 @@ private:
         backward_at_ = -1;
     }
 
-    [[noreturn]] void fail(const Line& line, const std::string& what) const {
-        throw InputError(fmt::format("{}:{}: {}", path_, line.number, what));
-    }
-
-    std::string string_field(const Line& line, const char* key) const {
-        const auto it = line.value.find(key);
-        if (it == line.value.end()) fail(line, fmt::format("missing field {}", key));
-        if (!it->is_string()) fail(line, fmt::format("field {} must be a string, got {}", key, it->dump()));
-        return it->get<std::string>();
-    }
-
-    // Sizes, times, indices: strings in the logs ("123"), plain integers accepted too. A
-    // number past `maximum` is an error saying so (a size of 2^63 read as a signed integer
-    // was reported as "got -1").
+    [[noreturn]] void fail(const Line& line, const std::string& what) const { fail_at_line(path_, line, what); }
+    std::string string_field(const Line& line, const char* key) const { return dtr_string_field(path_, line, key); }
     long long integer_field(const Line& line, const char* key, long long minimum,
                             long long maximum = static_cast<long long>(kMaxTotalBytes)) const {
-        const auto it = line.value.find(key);
-        if (it == line.value.end()) fail(line, fmt::format("missing field {}", key));
-        const auto too_large = [&](const std::string& text) {
-            fail(line, fmt::format("field {} is {}, more than the largest allowed, {}", key, text, maximum));
-        };
-        long long v = 0;
-        if (it->is_number_unsigned()) {
-            if (it->get<std::uint64_t>() > static_cast<std::uint64_t>(maximum)) too_large(it->dump());
-            v = static_cast<long long>(it->get<std::uint64_t>());
-        } else if (it->is_number_integer()) {
-            v = it->get<long long>();
-        } else if (it->is_string()) {
-            const std::string s = it->get<std::string>();
-            const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), v);
-            if (s.empty() || end != s.data() + s.size() || (error != std::errc() && error != std::errc::result_out_of_range))
-                fail(line, fmt::format("field {} must be an integer, got \"{}\"", key, shorten(s)));
-            if (error == std::errc::result_out_of_range) {
-                if (s[0] == '-') fail(line, fmt::format("field {} must be >= {}, got {}", key, minimum, shorten(s)));
-                too_large(shorten(s));
-            }
-        } else {
-            fail(line, fmt::format("field {} must be an integer, got {}", key, shorten(it->dump())));
-        }
-        if (v < minimum) fail(line, fmt::format("field {} must be >= {}, got {}", key, minimum, v));
-        if (v > maximum) too_large(std::to_string(v));
-        return v;
+        return dtr_integer_field(path_, line, key, minimum, maximum);
     }
-
-    std::vector<std::string> string_list(const Line& line, const char* key) const {
-        const auto it = line.value.find(key);
-        if (it == line.value.end() || !it->is_array()) fail(line, fmt::format("field {} must be a list", key));
-        std::vector<std::string> out;
-        for (const json& e : *it) {
-            if (!e.is_string()) fail(line, fmt::format("field {} must list names, got {}", key, e.dump()));
-            out.push_back(e.get<std::string>());
-        }
-        return out;
-    }
+    std::vector<std::string> string_list(const Line& line, const char* key) const { return dtr_string_list(path_, line, key); }
 
     TensorId lookup(const Line& line, const std::string& name, const char* role) const {
         const auto it = bound_.find(name);
@@ -406,8 +323,7 @@ private:
     }
 
     std::string path_;
-    std::istream* in_ = nullptr;
-    long long number_ = 0;             // lines read
+    DtrLineReader* lines_ = nullptr;
     std::optional<Line> pushed_back_;  // a START read ahead
     bool started_ = false;             // the first START was seen
     std::optional<InputError> deferred_;
