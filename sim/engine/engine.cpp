@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+#include <fmt/format.h>
 #include <simgrid/s4u.hpp>
 
 #include "sim/engine/gpu_stream.h"
@@ -217,11 +218,12 @@ RunResult simulate(const Workload& w, const EngineConfig& config, const ExecPlan
     RunResult result = std::move(results.front());
     if (node) {
         result.summary.node = std::move(node);
-        // The node's status: the first GPU that stopped says why.
-        for (const RunResult& r : results)
-            if (r.summary.status != "ok" && result.summary.status == "ok") {
-                result.summary.status = r.summary.status;
-                result.summary.message = r.summary.message;
+        // The node's status: the first GPU that stopped says why (results[0] is moved into result).
+        for (std::size_t g = 1; g < results.size() && !engines[0]->stopped(); ++g)
+            if (engines[g]->stopped()) {
+                result.summary.status = results[g].summary.status;
+                result.summary.message = fmt::format("GPU {}: {}", g, results[g].summary.message);
+                break;
             }
         result.log.host_memory = host.take_samples();
     }

@@ -38,6 +38,7 @@ TEST_CASE("tiers: host placement moves swaps over the PCIe link at its bandwidth
     // op2 reads t0 behind it: 25.01-26.01, then t1 26.01-26.02; op2 26.02-31.02, stall 1.02.
     const RunResult r = run(overlap_trace(), "{swap: {mode: async, placement: host}}");
     test::check_golden_run("timelines/tiers/host_async", r);
+    CHECK(r.summary.status == "ok");
     CHECK(r.summary.time_ms == Approx(31.02).epsilon(1e-12));
     CHECK(r.summary.stall_ms == Approx(1.02).epsilon(1e-12));
     REQUIRE(r.summary.node);
@@ -144,6 +145,8 @@ TEST_CASE("tiers: two GPUs writing X bytes each through one switch uplink of ban
     CHECK(first_in_lane(two, "host_write").end_ms == Approx(7.0).epsilon(1e-12));
     REQUIRE(two.summary.node);
     REQUIRE(two.summary.node->gpus.size() == 2);
+    CHECK(two.summary.status == "ok");
+    CHECK(two.summary.node->gpus[1].status == "ok");
     CHECK(two.summary.node->gpus[0].time_ms == Approx(32.04).epsilon(1e-12));
     CHECK(two.summary.node->gpus[1].time_ms == Approx(32.04).epsilon(1e-12));
     CHECK(two.summary.node->step_time_ms == Approx(32.04).epsilon(1e-12));
