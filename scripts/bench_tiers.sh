@@ -14,7 +14,7 @@ runs=${RUNS:-10}
 [ -d ../shared/profiles/MobilenetV2 ] || { echo "bench_tiers.sh: ../shared/profiles/MobilenetV2 is missing" >&2; exit 1; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-single=(run scenarios/mobilenetv2_b4.yaml --set platform.memory.budget_ratio=0.6 --set policy.swap.mode=async
+single=(run scenarios/mobilenetv2_b4.yaml --set policy.allocator=os --set platform.memory.budget_ratio=0.6 --set policy.swap.mode=async
         --set policy.swap.select=budget --out "$out/run")
 mean() { /usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['results'][0]['mean'])" "$1"; }
 hyperfine -N --warmup 2 --runs "$runs" --export-json "$out/new.json" "build/memsim ${single[*]}" >/dev/null
@@ -25,7 +25,7 @@ printf 'single GPU, no node key: this build %.4f s, baseline %.4f s, ratio %.3f\
 for gpus in 1 2 4 8; do
   node=("${single[@]}" --set platform.gpus=$gpus --set platform.host.link.bandwidth=25GB/s
         --set platform.host.memory=64MiB --set platform.gpus_per_switch=8 --set platform.switch.bandwidth=25GB/s
-        --set platform.disk.bandwidth=3.2GB/s --set policy.swap.placement=host_then_disk)
+        --set platform.disk.bandwidth=3.2GB/s --set policy.swap.placement=host_then_disk --set policy.swap.path=direct)
   hyperfine -N --warmup 1 --runs "$runs" --export-json "$out/g$gpus.json" "build/memsim ${node[*]}" >/dev/null
   printf '%d GPUs, host RAM + disk: %.4f s\n' "$gpus" "$(mean "$out/g$gpus.json")"
 done
