@@ -51,10 +51,11 @@ public:
     // costs what the disk's transfer model says, as served).
     [[nodiscard]] double free_at_ms() const { return free_pred_ms_; }  // predicted end of the queue
     [[nodiscard]] double backlog_ms() const;                           // from now until it drains
-    [[nodiscard]] double read_ms(std::uint64_t bytes) const { return model_.read_ms(bytes); }  // one read, served alone
+    // One read, served alone: from the disk, or from host RAM (the PCIe link's model) on a node.
+    [[nodiscard]] double read_ms(std::uint64_t bytes, bool from_host = false) const {
+        return from_host ? host_model_.read_ms(bytes) : model_.read_ms(bytes);
+    }
     [[nodiscard]] double write_ms(std::uint64_t bytes) const { return model_.write_ms(bytes); }  // one write, served alone
-    // A read from host RAM, served alone (the PCIe link's model; the disk's without a host tier).
-    [[nodiscard]] double host_read_ms(std::uint64_t bytes) const { return host_model_.read_ms(bytes); }
     // When a request of `bytes` enqueued at `at_ms` (>= now) would complete, behind
     // everything queued now.
     [[nodiscard]] double completion_if_enqueued_ms(bool write, std::uint64_t bytes, double at_ms) const;
