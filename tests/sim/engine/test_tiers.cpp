@@ -165,3 +165,22 @@ TEST_CASE("tiers: staggered GPUs contend less: GPU 1 starting 2 ms late writes a
     CHECK(r.summary.node->gpus[1].time_ms == Approx(33.02).epsilon(1e-12));
     CHECK(r.summary.node->step_time_ms == Approx(33.02).epsilon(1e-12));
 }
+
+TEST_CASE("tiers: two GPUs writing to one disk share it") {
+    // Direct path, disk 100 B/ms, links 1000 B/ms: t0 (1000 B) alone takes the disk's 10 ms,
+    // 5-15; two GPUs on one disk share it: 5-25.
+    const RunResult r = run_node(overlap_trace(), "{swap: {mode: async, path: direct}}",
+                                 "host: {link: {bandwidth: 1000000B/s}}, gpus: 2");
+    CHECK(first_in_lane(r, "disk_write").end_ms == Approx(25.0).epsilon(1e-12));
+    REQUIRE(r.summary.node);
+    CHECK(r.summary.node->bytes_to_disk == 2020);
+}
+
+TEST_CASE("tiers: with platform.disks each GPU swaps to its own disk") {
+    const Scenario s = parse_scenario("workload: {synthetic: mlp}\nplatform: {disks: [{bandwidth: 100000B/s}, {bandwidth: "
+                                      "100000B/s}], host: {link: {bandwidth: 1000000B/s}}, gpus: 2}\npolicy: {swap: {mode: "
+                                      "async, path: direct}}\n",
+                                      "test");
+    const RunResult r = simulate(overlap_trace(), s);
+    CHECK(first_in_lane(r, "disk_write").end_ms == Approx(15.0).epsilon(1e-12));
+}
