@@ -9,13 +9,27 @@ namespace memsim {
 
 namespace sg = simgrid::s4u;
 
-DiskQueue::DiskQueue(const EngineContext& ctx)
-    : w_(ctx.workload), model_(ctx.config.platform.disk), clock_(ctx.clock), log_(ctx.log), disk_(ctx.platform.disk),
-      listener_(ctx.io), queued_write_(ctx.workload.tensors.size(), 0) {}
+namespace {
 
-void DiskQueue::enqueue(bool write, TensorId t, int op) {
-    IoRequest r{write, t, w_.tensors[t].bytes, op, 0, false};
-    r.predicted_ms = model_.ms(r.write, r.bytes);
+// The disk's model, or on the node that of the disk behind the GPU's link by the path.
+TransferModel disk_model(const PlatformSpec& p, int gpu, bool bounce) {
+    if (!p.host_link) return TransferModel(p.disk);
+    return TransferModel(disk_behind_link(*p.host_link, p.disk_of_gpu(gpu), bounce));
+}
+
+TransferModel host_model(const PlatformSpec& p) { return TransferModel(p.host_link ? link_tier(*p.host_link) : p.disk); }
+
+}  // namespace
+
+DiskQueue::DiskQueue(const EngineContext& ctx)
+    : w_(ctx.workload), model_(disk_model(ctx.config.platform, ctx.gpu, ctx.config.swap_path.bounce)),
+      host_model_(host_model(ctx.config.platform)), platform_(ctx.platform), gpu_(ctx.gpu),
+      bounce_(ctx.config.swap_path.bounce), disk_spec_(ctx.config.platform.disk_of_gpu(ctx.gpu)), clock_(ctx.clock), log_(ctx.log), disk_(ctx.platform.disk_of_gpu(ctx.gpu)), listener_(ctx.io),
+      queued_write_(ctx.workload.tensors.size(), 0) {}
+
+void DiskQueue::enqueue(bool write, TensorId t, int op, bool host) {
+    IoRequest r{write, t, w_.tensors[t].bytes, op, 0, false, host};
+    r.predicted_ms = host ? host_model_.ms(r.write, r.bytes) : model_.ms(r.write, r.bytes);
     free_pred_ms_ = (idle() ? clock_.now() : std::max(free_pred_ms_, clock_.now())) + r.predicted_ms;
     if (write && queued_write_[t] == 0) queued_write_[t] = front_seq_ + queue_.size() + 1;
     queue_.push_back(r);
@@ -56,23 +70,64 @@ void DiskQueue::serve() {
             const IoRequest r = pop();
             busy_ = true;
             const double start = clock_.now();
-            const double lat = model_.latency_ms(r.write);
-            if (lat > 0) sg::this_actor::sleep_for(lat / 1e3);
-            const auto scaled = static_cast<sg_size_t>(std::llround(static_cast<double>(r.bytes) * SimPlatform::kDiskScale));
-            if (scaled > 0) {
-                if (r.write) disk_->write(scaled);
-                else disk_->read(scaled);
-            }
+            transfer(r);
             ++served_;
             busy_ = false;
-            log_.add({r.write ? lane::kDiskWrite : lane::kDiskRead, start, clock_.now(), r.op, w_.tensors[r.tensor].name,
-                      {r.tensor}, r.bytes});
+            const char* lane = r.host ? (r.write ? lane::kHostWrite : lane::kHostRead)
+                                      : (r.write ? lane::kDiskWrite : lane::kDiskRead);
+            log_.add({lane, start, clock_.now(), r.op, w_.tensors[r.tensor].name, {r.tensor}, r.bytes});
             listener_.on_io_done(r);
             clock_.notify();
         }
     } catch (...) {
         clock_.fail(std::current_exception());
     }
+}
+
+void DiskQueue::transfer(const IoRequest& r) {
+    if (platform_.is_node()) {
+        node_transfer(r);
+        return;
+    }
+    const double lat = model_.latency_ms(r.write);
+    if (lat > 0) sg::this_actor::sleep_for(lat / 1e3);
+    const auto scaled = static_cast<sg_size_t>(std::llround(static_cast<double>(r.bytes) * SimPlatform::kDiskScale));
+    if (scaled > 0) {
+        if (r.write) disk_->write(scaled);
+        else disk_->read(scaled);
+    }
+}
+
+// A host RAM request is one flow on the GPU's route to the host (its PCIe link, its
+// switch's uplink; the link latency is SimGrid's). A disk request crosses the same route
+// and the disk: staged (bounce: the flow then the I/O for a write, the I/O then the flow
+// for a read) or streamed (direct: both at once, done when both are).
+void DiskQueue::node_transfer(const IoRequest& r) {
+    const auto scaled = static_cast<std::uint64_t>(std::llround(static_cast<double>(r.bytes) * SimPlatform::kDiskScale));
+    if (scaled == 0) return;
+    sg::Host* gpu = platform_.gpu_host(gpu_);
+    sg::Host* from = r.write ? gpu : platform_.host;
+    sg::Host* to = r.write ? platform_.host : gpu;
+    if (r.host) {
+        sg::Comm::sendto(from, to, scaled);
+        return;
+    }
+    sg::Disk* disk = platform_.disk_of_gpu(gpu_);
+    const double lat = r.write ? disk_spec_.write_latency_ms : disk_spec_.read_latency_ms;
+    const auto io = [&] {
+        return r.write ? disk->write_async(scaled) : disk->read_async(scaled);
+    };
+    if (bounce_ && r.write) sg::Comm::sendto(from, to, scaled);
+    if (lat > 0) sg::this_actor::sleep_for(lat / 1e3);
+    if (bounce_) {
+        io()->wait();
+        if (!r.write) sg::Comm::sendto(from, to, scaled);
+        return;
+    }
+    sg::CommPtr flow = sg::Comm::sendto_async(from, to, scaled);
+    sg::IoPtr disk_io = io();
+    flow->wait();
+    disk_io->wait();
 }
 
 void DiskQueue::stop() {

@@ -1,5 +1,6 @@
 // The disk: one FIFO of swap-outs and swap-ins served one at a time by the disk actor
-// as SimGrid disk I/Os, with the queue's own predictions of when it will be free (the
+// as SimGrid disk I/Os (on the node of docs/tiers.md: the GPU's copy queue, each request
+// a flow on its PCIe link to host RAM, or through it to a disk), with the queue's own predictions of when it will be free (the
 // prefetch rules and the hybrid rule read them). A queued write can be cancelled in
 // O(1): it is marked and skipped when it reaches the head, and its predicted time is
 // taken off at once.
@@ -23,6 +24,7 @@ struct IoRequest {
     int op = -1;
     double predicted_ms = 0;
     bool cancelled = false;
+    bool host = false;  // to or from host RAM (else the disk)
 };
 
 // Told when a request has been served (the tensor-level side of swapping).
@@ -37,7 +39,7 @@ public:
     // Served on the platform's disk; each served request is told to the swap side.
     explicit DiskQueue(const EngineContext& ctx);
 
-    void enqueue(bool write, TensorId t, int op);
+    void enqueue(bool write, TensorId t, int op, bool host = false);
     // Drops the tensor's write if it is still queued (not yet started); false otherwise.
     bool cancel_write(TensorId t);
     void serve();  // the disk actor's body
@@ -49,7 +51,10 @@ public:
     // costs what the disk's transfer model says, as served).
     [[nodiscard]] double free_at_ms() const { return free_pred_ms_; }  // predicted end of the queue
     [[nodiscard]] double backlog_ms() const;                           // from now until it drains
-    [[nodiscard]] double read_ms(std::uint64_t bytes) const { return model_.read_ms(bytes); }  // one read, served alone
+    // One read, served alone: from the disk, or from host RAM (the PCIe link's model) on a node.
+    [[nodiscard]] double read_ms(std::uint64_t bytes, bool from_host = false) const {
+        return from_host ? host_model_.read_ms(bytes) : model_.read_ms(bytes);
+    }
     [[nodiscard]] double write_ms(std::uint64_t bytes) const { return model_.write_ms(bytes); }  // one write, served alone
     // When a request of `bytes` enqueued at `at_ms` (>= now) would complete, behind
     // everything queued now.
@@ -60,9 +65,17 @@ public:
 
 private:
     IoRequest pop();
+    void transfer(const IoRequest& r);       // the SimGrid activities of one request
+    void node_transfer(const IoRequest& r);  // on the node: flows on links, disk I/Os on the host
+
 
     const Workload& w_;
-    TransferModel model_;
+    TransferModel model_;       // a disk request (behind the link on the node)
+    TransferModel host_model_;  // a host RAM request (the PCIe link)
+    const SimPlatform& platform_;
+    int gpu_ = 0;
+    bool bounce_ = true;
+    DiskSpec disk_spec_;  // the disk this GPU swaps to (its latencies)
     Clock& clock_;
     EventLog& log_;
     simgrid::s4u::Disk* disk_;

@@ -1,15 +1,24 @@
 // The wiring: builds the platform, the semantics' rules and the parts of a run (the
 // clock, the tensor table, the swap side, the disk queue, the memory manager, the
 // policies' view, the swap scheduler, the GPU stream) around one EngineContext, runs
-// the two actors, and assembles the summary from the parts' counters.
+// the two actors, and assembles the summary from the parts' counters. On a node of
+// several GPUs (docs/tiers.md) there is one such set of parts per GPU, all sharing
+// the node's host RAM (HostTier) and SimGrid's links and disks, run in one simulation.
 #include "engine/engine.h"
 
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include <fmt/format.h>
 #include <simgrid/s4u.hpp>
 
 #include "engine/gpu_stream.h"
 #include "engine/policy_view.h"
 #include "engine/semantics_rules.h"
 #include "engine/platform.h"
+#include "engine/host_tier.h"
 
 namespace memsim {
 
@@ -30,11 +39,12 @@ EvictionPolicy eviction_policy(const EngineConfig& c, const SwapSelection& selec
 
 class Engine {
 public:
-    Engine(const Workload& w, const EngineConfig& c, const ExecPlan& plan, std::unique_ptr<SwapSelection> selection,
-           std::unique_ptr<SwapMode> mode, std::unique_ptr<PrefetchRule> prefetch)
-        : w_(w), c_(c), plan_(plan), platform_(build_platform(c.platform)),
+    Engine(const Workload& w, const EngineConfig& c, const ExecPlan& plan, HostTier& host, int gpu,
+           std::unique_ptr<SwapSelection> selection, std::unique_ptr<SwapMode> mode, std::unique_ptr<PrefetchRule> prefetch)
+        : w_(w), c_(c), plan_(plan), gpu_index_(gpu), platform_(build_platform(c.platform)),
           rules_(make_semantics_rules(c.semantics.rules, ctx_, w)),
-          ctx_{w, plan, c, platform_, log_, *rules_, clock_, tensors_, io_, disk_, memory_, view_, swap_, gpu_},
+          ctx_{w, plan, c, platform_, log_, *rules_, clock_, tensors_, io_, host, disk_, memory_, view_, swap_, gpu_, gpu},
+          host_(host),
           clock_(log_),
           tensors_(w, plan, c.platform.gpu_speed_scale, rules_->storages()),
           io_(ctx_),
@@ -46,7 +56,8 @@ public:
         if (swap_.moves_tensors()) swap_.set_plan((c.hybrid ? make_hybrid_selection() : std::move(selection))->plan(w, selection_inputs(c)));
     }
 
-    RunResult run() {
+    // Creates this GPU's two actors; the caller runs the simulation once for every GPU.
+    void start() {
         // One activity per step plus I/O; about two memory samples and two residency
         // changes (taken, given back) per tensor.
         log_.recording = c_.record_events;
@@ -56,18 +67,33 @@ public:
             log_.residency.reserve(2 * w_.tensors.size() + 16);
         }
         clock_.start();
-        sg::Actor::create("gpu_stream", platform_.gpu, [this] { gpu_.run(); });
+        simgrid::s4u::Host* gpu = platform_.gpu_host(gpu_index_);
+        // GPU i starts i offsets late (platform.gpu_offset_ms); 0 on a single GPU.
+        const double offset_s = gpu_index_ * c_.platform.gpu_offset_ms / 1e3;
+        sg::Actor::create("gpu_stream", gpu, [this, offset_s] {
+            if (offset_s > 0) sg::this_actor::sleep_for(offset_s);
+            gpu_.run();
+        });
         // Not a daemon: daemons outlive run() in SimGrid 3.32 and would wake up inside the
         // next simulation of the same process. The GPU stream tells it to stop instead.
-        sg::Actor::create("disk_io", platform_.gpu, [this] { disk_.serve(); });
-        sg::Engine::get_instance()->run();
+        sg::Actor::create("disk_io", gpu, [this] { disk_.serve(); });
+    }
+
+    // After the simulation: this GPU's result, its tier bytes added to `tiers`.
+    RunResult finish(SwapIo::TierBytes& tiers) {
         // An error inside an actor first: it is the cause of an unfinished run.
         if (clock_.error()) std::rethrow_exception(clock_.error());
         if (!gpu_.finished() && !gpu_.stopped())
             throw InvariantError("the simulation deadlocked before the last operator (an actor waited for an event nobody signals)");
+        const SwapIo::TierBytes mine = io_.tier_resident();
+        tiers.host += mine.host;
+        tiers.disk += mine.disk;
         RunResult result{summary(), std::move(log_)};
         return result;
     }
+
+    [[nodiscard]] bool stopped() const { return gpu_.stopped().has_value(); }
+    [[nodiscard]] const SwapIo::Counts& io_counts() const { return io_.counts(); }
 
 private:
     static SelectionInputs selection_inputs(const EngineConfig& c) {
@@ -131,10 +157,12 @@ private:
     const Workload& w_;
     const EngineConfig& c_;
     const ExecPlan& plan_;
+    int gpu_index_;
     EventLog log_;
     SimPlatform platform_;
     std::unique_ptr<SemanticsRules> rules_;  // keeps ctx_, built just after it
     EngineContext ctx_;  // refers to the parts below, built after it in this order
+    HostTier& host_;
     Clock clock_;
     TensorTable tensors_;
     SwapIo io_;
@@ -145,11 +173,61 @@ private:
     GpuStream gpu_;
 };
 
+NodeFigures node_figures(const HostTier& host, const std::vector<RunResult>& gpus,
+                         const std::vector<SwapIo::Counts>& io) {
+    NodeFigures n;
+    n.host_peak_bytes = host.peak();
+    n.host_capacity_bytes = host.capacity();
+    n.bytes_to_host = host.host.in;
+    n.bytes_from_host = host.host.read;
+    n.host_dropped_bytes = host.host.out - host.host.read;
+    n.bytes_to_disk = host.disk.in;
+    n.bytes_from_disk = host.disk.read;
+    n.disk_dropped_bytes = host.disk.out - host.disk.read;
+    for (std::size_t g = 0; g < gpus.size(); ++g) {
+        const Summary& s = gpus[g].summary;
+        n.step_time_ms = std::max(n.step_time_ms, s.time_ms);
+        n.gpus.push_back({s.status, s.time_ms, s.stall_ms, io[g].bytes_written, io[g].bytes_read});
+    }
+    return n;
+}
+
 }  // namespace
 
 RunResult simulate(const Workload& w, const EngineConfig& config, const ExecPlan& plan) {
-    Engine engine(w, config, plan, config.make_selection(), config.make_swap_mode(), config.make_prefetch());
-    return engine.run();
+    HostTier host(config.platform);
+    std::vector<std::unique_ptr<Engine>> engines;
+    for (int g = 0; g < config.platform.gpus; ++g)
+        engines.push_back(std::make_unique<Engine>(w, config, plan, host, g, config.make_selection(), config.make_swap_mode(),
+                                                   config.make_prefetch()));
+    host.start();
+    for (auto& engine : engines) engine->start();
+    sg::Engine::get_instance()->run();
+    SwapIo::TierBytes resident;
+    std::vector<RunResult> results;
+    std::vector<SwapIo::Counts> io;
+    bool stopped = false;
+    for (auto& engine : engines) {
+        results.push_back(engine->finish(resident));
+        io.push_back(engine->io_counts());
+        stopped = stopped || engine->stopped();
+    }
+    if (!stopped) host.check_invariants(resident.host, resident.disk);
+    std::optional<NodeFigures> node;
+    if (host.enabled()) node = node_figures(host, results, io);
+    RunResult result = std::move(results.front());
+    if (node) {
+        result.summary.node = std::move(node);
+        // The node's status: the first GPU that stopped says why (results[0] is moved into result).
+        for (std::size_t g = 1; g < results.size() && !engines[0]->stopped(); ++g)
+            if (engines[g]->stopped()) {
+                result.summary.status = results[g].summary.status;
+                result.summary.message = fmt::format("GPU {}: {}", g, results[g].summary.message);
+                break;
+            }
+        result.log.host_memory = host.take_samples();
+    }
+    return result;
 }
 
 }  // namespace memsim

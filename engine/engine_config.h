@@ -15,6 +15,7 @@
 #include "models/recompute/eviction_heuristic.h"
 #include "models/semantics/semantics.h"
 #include "models/swap/mode/swap_mode.h"
+#include "models/swap/placement/placement_rule.h"
 #include "models/swap/prefetch/prefetch_rule.h"
 #include "models/swap/selection/swap_selection.h"
 
@@ -45,6 +46,10 @@ struct EngineConfig {
     std::function<std::unique_ptr<SwapSelection>()> make_selection;
     std::function<std::unique_ptr<PrefetchRule>()> make_prefetch;
     std::function<std::unique_ptr<EvictionHeuristic>()> make_heuristic;  // empty: no dynamic recomputation
+    // The node model (platform.host.link set, docs/tiers.md): where a swapped tensor goes
+    // and whether a disk transfer is staged through a host buffer. Unused without it.
+    std::function<std::unique_ptr<PlacementRule>()> make_placement;
+    SwapPathFlags swap_path;
     // Measured by the run layer when the prefetch rule caps at it (app/run/measuring_runs.h);
     // empty otherwise, and a rule that asks then gets none.
     NoPrefetchPeak no_prefetch_peak;

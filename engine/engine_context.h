@@ -18,6 +18,7 @@ namespace memsim {
 class Clock;
 class TensorTable;
 class DiskQueue;
+class HostTier;
 class MemoryManager;
 class PolicyView;
 class SwapIo;
@@ -35,11 +36,13 @@ struct EngineContext {
     Clock& clock;
     TensorTable& tensors;
     SwapIo& io;  // before the disk queue and the memory manager, which hold it by its interfaces
+    HostTier& host;  // host RAM and the tiers' traffic (docs/tiers.md)
     DiskQueue& disk;
     MemoryManager& memory;
     const PolicyView& view;
     SwapScheduler& swap;
     GpuStream& stream;
+    int gpu = 0;  // which GPU of the node this run's parts are (docs/tiers.md)
 };
 
 }  // namespace memsim

@@ -20,6 +20,8 @@ inline constexpr const char* kCompute = "compute";
 inline constexpr const char* kRecompute = "recompute";
 inline constexpr const char* kDiskWrite = "disk_write";
 inline constexpr const char* kDiskRead = "disk_read";
+inline constexpr const char* kHostWrite = "host_write";  // a swap-out to host RAM (docs/tiers.md)
+inline constexpr const char* kHostRead = "host_read";
 inline constexpr const char* kStall = "stall";
 }  // namespace lane
 
@@ -69,6 +71,13 @@ struct MemorySample {
     std::uint64_t allocated_bytes = 0;  // bytes in blocks the allocator handed out (torch_caching; else bytes_in_use)
 };
 
+// Host RAM in use after an event on the node of docs/tiers.md (swapped tensors and
+// bounce buffers).
+struct HostSample {
+    double time_ms = 0.0;
+    std::uint64_t bytes_in_use = 0;
+};
+
 // What a segment-modelling allocator did (torch_caching), when and during which op: the
 // source of memory_snapshot.pickle.
 struct AllocatorRecord {
@@ -108,6 +117,7 @@ struct EventLog {
     std::vector<Mark> marks;                // in log order
     std::vector<ResidencyChange> residency; // in log order; empty when the engine does not record it
     std::vector<AllocatorRecord> allocator_events;  // in log order; empty unless the allocator models segments
+    std::vector<HostSample> host_memory;    // in log order; empty without a host tier
     bool reports_allocated = false;  // the allocator's allocated bytes differ from its footprint (torch_caching)
     LabelStore labels;                      // the text the activities' labels view
     // A measuring run whose caller reads only its summary records nothing (see

@@ -200,7 +200,10 @@ void GpuStream::release(TensorId t, int op, bool plan_step) {
         // op's release list both free whatever copy is resident, as plan_replay counts.
         st.released = true;
         if (st.where == Where::Resident && !st.writing && !st.written && st.locks == 0) memory_.free_memory(t, op);
-        else if (st.where == Where::OnDisk || st.where == Where::Evicted) st.where = Where::Absent;
+        else if (st.where == Where::OnDisk || st.where == Where::Evicted) {
+            st.where = Where::Absent;
+            io_.drop_copy(t);
+        }
         return;
     }
     if (st.released) return;  // already gone

@@ -1,7 +1,15 @@
 // The SimGrid platform built in code from a PlatformSpec (models/platform/): a GPU host
 // on which operator i is an execution of cost_ms[i] / speed_scale flops at 1000 flop/s
 // (so it lasts that many simulated milliseconds), and a disk attached to it.
+//
+// With a host link (platform.host.link, docs/tiers.md) it is a node instead: GPU hosts
+// gpu0..gpuN-1, a "host" holding the disks, one split-duplex PCIe link per GPU and,
+// with platform.gpus_per_switch, one split-duplex uplink per switch; a GPU reaches the
+// host through its link then its switch's uplink, so transfers are SimGrid flows that
+// share those links (max-min fairness, CM02 without TCP factors: exact times).
 #pragma once
+
+#include <vector>
 
 #include <simgrid/s4u.hpp>
 
@@ -10,14 +18,29 @@
 namespace memsim {
 
 struct SimPlatform {
-    simgrid::s4u::Host* gpu = nullptr;
-    simgrid::s4u::Disk* disk = nullptr;
+    simgrid::s4u::Host* gpu = nullptr;    // GPU 0 (the only one without a host link)
+    simgrid::s4u::Disk* disk = nullptr;   // disk 0
+    // The node (empty without a host link).
+    std::vector<simgrid::s4u::Host*> gpus;
+    simgrid::s4u::Host* host = nullptr;
+    std::vector<simgrid::s4u::Disk*> disks;
+    std::vector<simgrid::s4u::Link*> pcie_links;    // one per GPU
+    std::vector<simgrid::s4u::Link*> switch_links;  // one per switch
     // SimGrid 3.32's disk model rounds progress to whole bytes at every event; scaling
     // bytes and bandwidths by this factor makes I/O durations exact (docs/simgrid.md).
+    // Link flows are scaled alike.
     static constexpr double kDiskScale = 1e6;
+
+    [[nodiscard]] bool is_node() const { return host != nullptr; }
+    [[nodiscard]] simgrid::s4u::Host* gpu_host(int g) const { return gpus.empty() ? gpu : gpus[static_cast<std::size_t>(g)]; }
+    [[nodiscard]] simgrid::s4u::Disk* disk_of_gpu(int g) const {
+        return disks.empty() ? disk : disks[static_cast<std::size_t>(g) % disks.size()];
+    }
 };
 
-// Creates the one SimGrid engine of this process (quiet logs) and the platform.
+// Creates the one SimGrid engine of this process (quiet logs) and the platform. A
+// process builds one shape (one GPU + disk, or one node layout); later runs in it may
+// change bandwidths, not the shape (every test case and every run has its own process).
 SimPlatform build_platform(const PlatformSpec& spec);
 
 }  // namespace memsim

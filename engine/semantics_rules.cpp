@@ -5,6 +5,7 @@
 
 #include "engine/gpu_stream.h"
 #include "engine/policy_view.h"
+#include "engine/swap_io.h"
 
 namespace memsim {
 
@@ -36,7 +37,10 @@ void SimulatedRules::release(TensorId t, int op) {
 void SimulatedRules::free_released(TensorId t, int op) {
     TensorState& st = ctx_.tensors[t];
     if (st.where == Where::Resident && !st.writing && !st.written) ctx_.memory.free_memory(t, op);
-    else if (st.where == Where::OnDisk || st.where == Where::Evicted) st.where = Where::Absent;
+    else if (st.where == Where::OnDisk || st.where == Where::Evicted) {
+        st.where = Where::Absent;
+        ctx_.io.drop_copy(t);
+    }
 }
 
 void SimulatedRules::free_if_dead(TensorId t, int op) { ctx_.stream.free_if_dead(t, op); }

@@ -73,6 +73,23 @@ nlohmann::json to_json(const Summary& s) {
     j["activities"] = s.activities;
     j["forward_end"] = s.forward_end;
     j["details"] = s.details;
+    if (s.node) {
+        const NodeFigures& n = *s.node;
+        j["step_time_ms"] = n.step_time_ms;
+        j["host_peak_bytes"] = n.host_peak_bytes;
+        j["host_capacity_bytes"] = or_null(n.host_capacity_bytes);
+        j["bytes_to_host"] = n.bytes_to_host;
+        j["bytes_from_host"] = n.bytes_from_host;
+        j["host_dropped_bytes"] = n.host_dropped_bytes;
+        j["bytes_to_disk"] = n.bytes_to_disk;
+        j["bytes_from_disk"] = n.bytes_from_disk;
+        j["disk_dropped_bytes"] = n.disk_dropped_bytes;
+        j["gpus"] = nlohmann::json::array();
+        for (std::size_t g = 0; g < n.gpus.size(); ++g)
+            j["gpus"].push_back({{"gpu", g}, {"status", n.gpus[g].status}, {"time_ms", n.gpus[g].time_ms},
+                                 {"stall_ms", n.gpus[g].stall_ms}, {"bytes_written", n.gpus[g].bytes_written},
+                                 {"bytes_read", n.gpus[g].bytes_read}});
+    }
     return j;
 }
 

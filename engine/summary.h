@@ -15,6 +15,22 @@
 
 namespace memsim {
 
+// The node of docs/tiers.md (platform.host.link set): per tier and per GPU.
+struct NodeFigures {
+    double step_time_ms = 0;  // the slowest GPU
+    std::uint64_t host_peak_bytes = 0;  // host RAM: swapped tensors and bounce buffers
+    std::optional<std::uint64_t> host_capacity_bytes;
+    std::uint64_t bytes_to_host = 0, bytes_from_host = 0, host_dropped_bytes = 0;
+    std::uint64_t bytes_to_disk = 0, bytes_from_disk = 0, disk_dropped_bytes = 0;
+    // Each GPU's own figures, GPU 0 first.
+    struct Gpu {
+        std::string status;
+        double time_ms = 0, stall_ms = 0;
+        std::uint64_t bytes_written = 0, bytes_read = 0;
+    };
+    std::vector<Gpu> gpus;
+};
+
 struct Summary {
     std::string scenario;     // scenario name
     std::string status = "ok";  // ok | oom | thrash | error
@@ -59,6 +75,7 @@ struct Summary {
     std::uint64_t activities = 0;  // SimGrid activities run
     int forward_end = 0;
     std::map<std::string, double> details;  // per-mode extras (e.g. forward_ms, backward_ms)
+    std::optional<NodeFigures> node;  // only with a host tier: other summaries stay as they were
 };
 
 struct Workload;

@@ -23,6 +23,7 @@ struct TensorState {
     bool reading = false;         // read queued or in flight; memory already allocated
     bool released = false;        // its last use is behind it
     bool has_disk_copy = false;
+    bool copy_on_host = false;    // its swapped copy (written or being written) is in host RAM, not on the disk
     int locks = 0;
     double last_access_ms = 0;
     int recomputes = 0;

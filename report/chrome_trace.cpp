@@ -94,6 +94,7 @@ nlohmann::json chrome_trace(const EventLog& log, const Workload* workload) {
         timed.push_back(counter("memory in use", m.time_ms, m.bytes_in_use));
         timed.push_back(counter("live bytes", m.time_ms, m.live_bytes));
     }
+    for (const HostSample& h : log.host_memory) timed.push_back(counter("host RAM in use", h.time_ms, h.bytes_in_use));
     if (log.budget_bytes && !log.memory.empty()) {
         const auto [first, last] = std::minmax_element(
             log.memory.begin(), log.memory.end(),

@@ -22,6 +22,9 @@ std::string events_csv(const EventLog& log, const Workload* workload) {
     const std::string budget = log.budget_bytes ? std::to_string(*log.budget_bytes) : "";
     for (const MemorySample& m : log.memory)
         out += fmt::format("memory,,{},,,,,,,{},{},{}\n", format_ms(m.time_ms), m.bytes_in_use, m.live_bytes, budget);
+    // Host RAM of a node (docs/tiers.md): its own rows, only when the run had a host tier.
+    for (const HostSample& h : log.host_memory)
+        out += fmt::format("host_memory,,{},,,,,,,{},,\n", format_ms(h.time_ms), h.bytes_in_use);
     if (log.forward_end_ms >= 0) out += fmt::format("marker,,{},,,,forward_end,,,,,\n", format_ms(log.forward_end_ms));
     return out;
 }

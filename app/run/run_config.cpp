@@ -65,6 +65,11 @@ EngineConfig resolve_engine_config(const Scenario& s, const Workload& w) {
         const PrefetchRow* row = find_row(prefetch_rules(), policy.swap.prefetch);
         c.make_prefetch = [row, params = PolicyParams(row->params, policy.swap.prefetch_params)] { return row->make(params); };
     }
+    const PlacementRow* placement = find_row(placement_rules(), policy.swap.placement);
+    c.make_placement = [placement, params = PolicyParams(placement->params, policy.swap.placement_params)] {
+        return placement->make(params);
+    };
+    c.swap_path = find_row(swap_paths(), policy.swap.path)->flags;
     if (!policy.recompute.heuristic.empty())
         c.make_heuristic = [name = policy.recompute.heuristic, given = policy.recompute.heuristic_params] {
             return make_eviction_heuristic(name, given);

@@ -44,6 +44,12 @@ public:
             }
             return;
         }
+        if (field.kind == Kind::List) {
+            if (!node.IsSequence()) fail(path, "expected a list");
+            const Field element{field.key, Kind::Map, field.children};
+            for (std::size_t i = 0; i < node.size(); ++i) check_keys(node[i], element, fmt::format("{}[{}]", path, i));
+            return;
+        }
         if (field.kind == Kind::Choice) return;  // a policy choice: its parser checks every form (policy_choice.h)
         if (field.kind == Kind::PlatformRef && node.IsScalar()) return;
         if (field.kind != Kind::Map && field.kind != Kind::PlatformRef) {

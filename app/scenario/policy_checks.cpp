@@ -7,6 +7,7 @@
 #include "models/allocators.h"
 #include "models/semantics/semantics.h"
 #include "models/swap/mode/swap_mode.h"
+#include "models/swap/placement/placement_rule.h"
 #include "models/swap/selection/swap_selection.h"
 #include "models/workload/input_error.h"
 #include "app/scenario/policy_families.h"
@@ -51,6 +52,10 @@ void validate_policy(const Scenario& s) {
         fail("policy.recompute.planner", fmt::format("'{}' needs platform.memory.budget", policy.recompute.planner));
     if (mode.moves_tensors && selection.needs_budget && !budget)
         fail("policy.swap.select", fmt::format("'{}' needs platform.memory.budget", policy.swap.select));
+    if (const PlacementRow* placement = find_row(placement_rules(), policy.swap.placement);
+        placement && placement->flags.uses_host && !s.platform.has_host_tier())
+        fail("policy.swap.placement", fmt::format("'{}' puts tensors in host RAM: it needs platform.host.link (docs/tiers.md)",
+                                                  policy.swap.placement));
     if (!policy.recompute.heuristic.empty() && !budget)
         fail("policy.recompute.heuristic", "recomputation needs platform.memory.budget");
     if (policy.hybrid && (!mode.moves_tensors || policy.recompute.heuristic.empty()))

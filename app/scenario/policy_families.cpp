@@ -7,6 +7,7 @@
 #include "models/recompute/recompute_planner.h"
 #include "models/semantics/semantics.h"
 #include "models/swap/mode/swap_mode.h"
+#include "models/swap/placement/placement_rule.h"
 #include "models/swap/prefetch/prefetch_rule.h"
 #include "models/swap/selection/swap_selection.h"
 
@@ -33,6 +34,11 @@ std::vector<PolicyFamily> make_families() {
                  [](PolicySpec& p) -> ParamValues& { return p.swap.select_params; }});
     f.push_back({"policy.swap.prefetch", rows_of(prefetch_rules()), [](PolicySpec& p) -> std::string& { return p.swap.prefetch; },
                  [](PolicySpec& p) -> ParamValues& { return p.swap.prefetch_params; }});
+    f.push_back({"policy.swap.placement", rows_of(placement_rules()),
+                 [](PolicySpec& p) -> std::string& { return p.swap.placement; },
+                 [](PolicySpec& p) -> ParamValues& { return p.swap.placement_params; }});
+    f.push_back({"policy.swap.path", rows_of(swap_paths()), [](PolicySpec& p) -> std::string& { return p.swap.path; },
+                 [](PolicySpec& p) -> ParamValues& { return p.swap.path_params; }});
     f.push_back({"policy.recompute.heuristic", rows_of(eviction_heuristic_table()),
                  [](PolicySpec& p) -> std::string& { return p.recompute.heuristic; },
                  [](PolicySpec& p) -> ParamValues& { return p.recompute.heuristic_params; }, true, true});

@@ -36,7 +36,9 @@ struct SwapSpec {
     std::string mode = "none";            // models/swap/mode/swap_modes.cpp
     std::string select = "feature_maps";  // models/swap/selection/swap_selections.cpp
     std::string prefetch = "budget";      // models/swap/prefetch/prefetch_rules.cpp
-    ParamValues mode_params, select_params, prefetch_params;
+    std::string placement = "disk";       // models/swap/placement/placement_rules.cpp (docs/tiers.md)
+    std::string path = "bounce";          // the same file's swap_paths()
+    ParamValues mode_params, select_params, prefetch_params, placement_params, path_params;
 };
 
 struct RecomputeSpec {

@@ -64,6 +64,11 @@ void add_flat_params(Field& root) {
     }
 }
 
+std::vector<Field> disk_keys() {
+    return {{"bandwidth", Kind::Rate}, {"read_bandwidth", Kind::Rate}, {"write_bandwidth", Kind::Rate},
+            {"latency", Kind::Time}, {"read_latency", Kind::Time}, {"write_latency", Kind::Time}};
+}
+
 Field make_schema() {
     Field root{"", Kind::Map, {
         {"name", Kind::String},
@@ -76,15 +81,20 @@ Field make_schema() {
         {"platform", Kind::PlatformRef, {
             {"name", Kind::String},
             {"gpu", Kind::Map, {{"speed_scale", Kind::Float}}},
-            {"disk", Kind::Map, {
-                {"bandwidth", Kind::Rate}, {"read_bandwidth", Kind::Rate}, {"write_bandwidth", Kind::Rate},
-                {"latency", Kind::Time}, {"read_latency", Kind::Time}, {"write_latency", Kind::Time}}},
+            {"disk", Kind::Map, disk_keys()},
+            {"disks", Kind::List, disk_keys()},
+            {"gpus", Kind::Int},
+            {"host", Kind::Map, {{"memory", Kind::Size}, {"link", Kind::Map, {{"bandwidth", Kind::Rate}, {"latency", Kind::Time}}}}},
+            {"gpus_per_switch", Kind::Int},
+            {"switch", Kind::Map, {{"bandwidth", Kind::Rate}}},
+            {"gpu_offset_ms", Kind::Time},
             {"memory", Kind::Map, {{"budget", Kind::Size}, {"budget_ratio", Kind::Float}, {"allow_ratio_above_one", Kind::Bool}}}}},
         {"policy", Kind::Map, {
             choice("policy.allocator"),
             choice("policy.semantics"),
             {"hybrid", Kind::Bool},
-            {"swap", Kind::Map, {choice("policy.swap.mode"), choice("policy.swap.select"), choice("policy.swap.prefetch")}},
+            {"swap", Kind::Map, {choice("policy.swap.mode"), choice("policy.swap.select"), choice("policy.swap.prefetch"),
+                                  choice("policy.swap.placement"), choice("policy.swap.path")}},
             {"recompute", Kind::Map, {
                 choice("policy.recompute.heuristic"), choice("policy.recompute.planner"), {"max_overhead", Kind::Float}}}}},
         {"output", Kind::Map, {

@@ -11,8 +11,9 @@ namespace memsim {
 
 // Choice: a policy family's key (a row name, NAME:VALUE, {NAME: VALUE} or {NAME: {KEY:
 // VALUE}}; its children are the rows that take parameters, checked by the policy
-// parser). RowParams: one row's parameters (a value, or a map of them).
-enum class Kind { Map, String, Int, Float, Bool, Size, Rate, Time, Path, Choice, RowParams, Sweep, PlatformRef };
+// parser). RowParams: one row's parameters (a value, or a map of them). List: a list of
+// maps, each with the children's keys (platform.disks).
+enum class Kind { Map, String, Int, Float, Bool, Size, Rate, Time, Path, Choice, RowParams, Sweep, PlatformRef, List };
 
 struct Field {
     std::string key;

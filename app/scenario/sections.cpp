@@ -3,6 +3,7 @@
 #include "app/scenario/output_name.h"
 #include "app/scenario/policy_choice.h"
 #include "app/scenario/units.h"
+#include "app/scenario/node_section.h"
 
 namespace memsim {
 
@@ -41,20 +42,8 @@ PlatformSpec parse_platform(const YAML::Node& n, const Parser& p) {
         s.gpu_speed_scale = p.scalar<double>(n["gpu"]["speed_scale"], "platform.gpu.speed_scale", "a number");
         if (!(s.gpu_speed_scale > 0)) p.fail("platform.gpu.speed_scale", "must be > 0");
     }
-    if (const YAML::Node d = n["disk"]) {
-        if (d["bandwidth"])
-            s.disk.read_bytes_per_s = s.disk.write_bytes_per_s =
-                p.with_units(d["bandwidth"], "platform.disk.bandwidth", parse_rate_bytes_per_s);
-        if (d["read_bandwidth"])
-            s.disk.read_bytes_per_s = p.with_units(d["read_bandwidth"], "platform.disk.read_bandwidth", parse_rate_bytes_per_s);
-        if (d["write_bandwidth"])
-            s.disk.write_bytes_per_s = p.with_units(d["write_bandwidth"], "platform.disk.write_bandwidth", parse_rate_bytes_per_s);
-        if (d["latency"])
-            s.disk.read_latency_ms = s.disk.write_latency_ms = p.with_units(d["latency"], "platform.disk.latency", parse_time_ms);
-        if (d["read_latency"]) s.disk.read_latency_ms = p.with_units(d["read_latency"], "platform.disk.read_latency", parse_time_ms);
-        if (d["write_latency"])
-            s.disk.write_latency_ms = p.with_units(d["write_latency"], "platform.disk.write_latency", parse_time_ms);
-    }
+    if (n["disk"]) s.disk = parse_disk(n["disk"], p, "platform.disk");
+    parse_node_keys(n, p, s);
     if (n["memory"] && n["memory"]["budget"]) {
         const YAML::Node b = n["memory"]["budget"];
         if (!(b.IsScalar() && (b.as<std::string>() == "none" || b.as<std::string>() == "unlimited")))

@@ -41,7 +41,16 @@ void check_range(const Scenario& s, const std::string& key, double value, double
 void check_value_limits(const Scenario& s) {
     const PlatformSpec& p = s.platform;
     check_range(s, "platform.gpu.speed_scale", p.gpu_speed_scale, kMinSpeedScale, kMaxSpeedScale, "");
-    // disk.bandwidth sets both directions; name the key the scenario wrote.
+    for (std::size_t i = 0; i < p.disks.size(); ++i) {
+        const std::string key = fmt::format("platform.disks[{}].", i);
+        const DiskSpec& d = p.disks[i];
+        check_range(s, key + "read_bandwidth", d.read_bytes_per_s, kMinRateBytesPerS, kMaxRateBytesPerS, " B/s");
+        check_range(s, key + "write_bandwidth", d.write_bytes_per_s, kMinRateBytesPerS, kMaxRateBytesPerS, " B/s");
+        check_range(s, key + "read_latency", d.read_latency_ms, 0.0, kMaxLatencyMs, " ms");
+        check_range(s, key + "write_latency", d.write_latency_ms, 0.0, kMaxLatencyMs, " ms");
+    }
+    // disk.bandwidth sets both directions; name the key the scenario wrote (platform.disks:
+    // each entry is checked below, the first one is also `disk`).
     const bool both_bw = !written(s, "platform.disk.bandwidth").empty();
     check_range(s, both_bw ? "platform.disk.bandwidth" : "platform.disk.read_bandwidth", p.disk.read_bytes_per_s,
                 kMinRateBytesPerS, kMaxRateBytesPerS, " B/s");
@@ -52,6 +61,13 @@ void check_value_limits(const Scenario& s) {
                 kMaxLatencyMs, " ms");
     check_range(s, both_lat ? "platform.disk.latency" : "platform.disk.write_latency", p.disk.write_latency_ms, 0.0,
                 kMaxLatencyMs, " ms");
+    if (p.host_link) {
+        check_range(s, "platform.host.link.bandwidth", p.host_link->bytes_per_s, kMinRateBytesPerS, kMaxRateBytesPerS, " B/s");
+        check_range(s, "platform.host.link.latency", p.host_link->latency_ms, 0.0, kMaxLatencyMs, " ms");
+    }
+    if (p.gpus_per_switch > 0)
+        check_range(s, "platform.switch.bandwidth", p.switch_bytes_per_s, kMinRateBytesPerS, kMaxRateBytesPerS, " B/s");
+    check_range(s, "platform.gpu_offset_ms", p.gpu_offset_ms, 0.0, kMaxLatencyMs, " ms");
     if (p.memory_budget_ratio)
         check_range(s, "platform.memory.budget_ratio", *p.memory_budget_ratio, 0.0, kMaxBudgetRatio, "");
     if (s.policy.recompute.max_overhead)

@@ -4,14 +4,16 @@
 // EngineConfig; the engine builds its SimGrid resources from it (engine/platform.h), and
 // every transfer time is asked of the disk's TransferModel (transfer_model.h).
 //
-// Each resource is a struct of its own (the GPU's speed is one field today) so that a
-// platform with several GPUs, a host-memory tier or links of their own can list more
-// of them without reshaping those that exist.
+// Each resource is a struct of its own. The node of docs/tiers.md (several GPUs, host
+// RAM behind per-GPU PCIe links and optional switch uplinks, disks on the host) is
+// described by the fields after `disk`; left unset they keep today's platform, one GPU
+// swapping straight to its disk.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace memsim {
 
@@ -29,10 +31,35 @@ struct DiskSpec {
     double write_latency_ms = 0.0;
 };
 
+// A full-duplex link (PCIe): each direction has the bandwidth on its own.
+struct LinkSpec {
+    double bytes_per_s = 0;
+    double latency_ms = 0;
+};
+
+// The upper bound of platform.gpus: a node, not a cluster (docs/tiers.md).
+inline constexpr int kMaxGpus = 64;
+
 struct PlatformSpec {
     std::string name = "default";
     double gpu_speed_scale = 1.0;
-    DiskSpec disk;
+    DiskSpec disk;  // platform.disk, or the first of platform.disks
+    // platform.disks: more disks on the host; GPU i swaps to disk i mod the count. Empty:
+    // the one `disk`.
+    std::vector<DiskSpec> disks;
+    int gpus = 1;  // platform.gpus: data-parallel replicas of the workload
+    // platform.host.memory: host RAM for swapped tensors (unset: unlimited).
+    std::optional<std::uint64_t> host_memory;
+    // platform.host.link: each GPU's PCIe link to the host. Unset: no host tier, a GPU
+    // swaps straight to its disk (today's model).
+    std::optional<LinkSpec> host_link;
+    // platform.gpus_per_switch + platform.switch.bandwidth: groups of GPUs share one
+    // uplink (full duplex) to the host. 0: every link goes straight to the host.
+    int gpus_per_switch = 0;
+    double switch_bytes_per_s = 0;
+    double gpu_offset_ms = 0;  // platform.gpu_offset_ms: GPU i starts at i times this
+    // platform.file: a SimGrid XML platform (docs/tiers.md names its hosts and disks).
+    std::string simgrid_file;
     std::optional<std::uint64_t> memory_budget;
     // platform.memory.budget_ratio: the budget as a fraction of the workload's live-bytes
     // (os) peak whatever the allocator (docs/budgets.md), resolved into bytes once the
@@ -41,6 +68,13 @@ struct PlatformSpec {
     // platform.memory.allow_ratio_above_one: a budget_ratio above 1 (more memory than the
     // workload ever holds) is accepted only when the user says they mean it.
     bool allow_ratio_above_one = false;
+
+    // The node model is on: a host link (or a SimGrid file) makes transfers flows on links.
+    [[nodiscard]] bool has_host_tier() const { return host_link.has_value() || !simgrid_file.empty(); }
+    [[nodiscard]] std::size_t disk_count() const { return disks.empty() ? 1 : disks.size(); }
+    [[nodiscard]] const DiskSpec& disk_of_gpu(int gpu) const {
+        return disks.empty() ? disk : disks[static_cast<std::size_t>(gpu) % disks.size()];
+    }
 };
 
 }  // namespace memsim

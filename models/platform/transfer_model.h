@@ -2,15 +2,33 @@
 // the direction's bandwidth. The one place that arithmetic is written: the engine's disk
 // queue predicts its backlog with it (and its disk actor waits the latency before each
 // SimGrid I/O), the bandwidth-aware swap selection times its plan with it, and the swap
-// warnings price a serial schedule with it. The disk is the one link today; a
-// host-memory tier or a PCIe link would be another TransferModel built from its own spec.
+// warnings price a serial schedule with it. On the node of docs/tiers.md a PCIe link is
+// another TransferModel (link_tier), and a disk behind it one of a two-hop path.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "models/platform/platform_spec.h"
 
 namespace memsim {
+
+// A PCIe link as a tier: the same bandwidth and latency both ways (full duplex).
+inline DiskSpec link_tier(const LinkSpec& link) {
+    return {link.bytes_per_s, link.bytes_per_s, link.latency_ms, link.latency_ms};
+}
+
+// A disk behind a link. Staged (the bounce path: the link then the disk, one after the
+// other) costs both latencies plus the bytes over each bandwidth, exactly; streamed
+// (GPUDirect: both at once) costs both latencies plus the bytes over the slower one,
+// an upper bound of the simulated max(link, disk).
+inline DiskSpec disk_behind_link(const LinkSpec& link, const DiskSpec& disk, bool staged) {
+    const auto rate = [&](double disk_rate) {
+        return staged ? 1.0 / (1.0 / link.bytes_per_s + 1.0 / disk_rate) : std::min(link.bytes_per_s, disk_rate);
+    };
+    return {rate(disk.read_bytes_per_s), rate(disk.write_bytes_per_s), disk.read_latency_ms + link.latency_ms,
+            disk.write_latency_ms + link.latency_ms};
+}
 
 class TransferModel {
 public:

@@ -12,6 +12,7 @@
 #include "models/recompute/recompute_planner.h"
 #include "models/semantics/semantics.h"
 #include "models/swap/mode/swap_mode.h"
+#include "models/swap/placement/placement_rule.h"
 #include "models/swap/prefetch/prefetch_rule.h"
 #include "models/swap/selection/swap_selection.h"
 #include "models/swap/victim/victim_rule.h"
@@ -46,6 +47,8 @@ TEST_CASE("docs: every row of every policy table is documented") {
     CHECK(check_documented(prefetch_rules(), "docs/swap.md") > 0);
     CHECK(check_documented(victim_rules(), "docs/swap.md") > 0);
     CHECK(check_documented(semantics_table(), "docs/semantics.md") > 0);
+    CHECK(check_documented(placement_rules(), "docs/tiers.md") > 0);
+    CHECK(check_documented(swap_paths(), "docs/tiers.md") > 0);
     int allocators = 0;
     const std::string semantics_page = test::read_file(std::filesystem::path(MEMSIM_SOURCE_DIR) / "docs/semantics.md");
     for (const AllocatorRow& row : allocator_table()) {
