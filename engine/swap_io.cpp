@@ -71,7 +71,10 @@ SwapIo::TierBytes SwapIo::tier_resident() const {
     for (TensorId t = 0; t < static_cast<TensorId>(copy_.size()); ++t) {
         if (copy_[t] == Copy::None) continue;
         (copy_[t] == Copy::Host ? bytes.host : bytes.disk) += w_.tensors[t].bytes;
-        if (tensors_[t].where == Where::Resident && !tensors_[t].written)
+        // On the GPU with a copy: only while the copy is being written or read back, or
+        // written and waiting for its sync point to free the GPU's.
+        const TensorState& st = tensors_[t];
+        if (st.where == Where::Resident && !st.written && !st.writing && !st.reading)
             throw InvariantError(fmt::format("tensor {} is on the GPU and has a swapped copy on {} with no transfer in flight",
                                              w_.tensors[t].name, copy_[t] == Copy::Host ? "host RAM" : "the disk"));
     }
