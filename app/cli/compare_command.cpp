@@ -1,13 +1,12 @@
 // memsim compare: every policy family at the scenario's budget, ranked (app/compare/).
 #include <CLI/CLI.hpp>
 
-#include <unistd.h>
 
 #include <iostream>
 #include <memory>
-#include <thread>
 
 #include "app/cli/commands.h"
+#include "app/sweep/sweep_runner.h"
 #include "app/compare/compare_run.h"
 
 namespace memsim::cli {
@@ -40,9 +39,7 @@ void register_compare_command(CLI::App& app) {
             request.overrides = opt->sets;
             request.families = opt->policies;
             request.dir = opt->out;
-            request.run.jobs = opt->jobs > 0 ? opt->jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-            request.run.terminal = isatty(STDERR_FILENO) != 0;
-            request.run.memsim_binary = current_executable();
+            run_points_here(request.run, opt->jobs);
             const CompareOutcome outcome = run_compare(request, std::cerr);
             std::cout << outcome.report;
             for (const std::string& file : outcome.files) std::cout << "wrote " << file << "\n";

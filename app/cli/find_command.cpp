@@ -3,14 +3,13 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include <unistd.h>
 
 #include <iostream>
 #include <memory>
-#include <thread>
 
 #include "models/workload/input_error.h"
 #include "app/cli/commands.h"
+#include "app/sweep/sweep_runner.h"
 #include "app/find/find_run.h"
 
 namespace memsim::cli {
@@ -72,9 +71,7 @@ void register_find_command(CLI::App& app) {
             request.tolerance = opt->tolerance;
             request.grid = opt->grid;
             request.dir = opt->out;
-            request.run.jobs = opt->jobs > 0 ? opt->jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-            request.run.terminal = isatty(STDERR_FILENO) != 0;
-            request.run.memsim_binary = current_executable();
+            run_points_here(request.run, opt->jobs);
             const FindOutcome outcome = run_find(request, std::cerr);
             std::cout << outcome.report;
             for (const std::string& file : outcome.files) std::cout << "wrote " << file << "\n";

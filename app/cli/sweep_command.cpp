@@ -1,12 +1,10 @@
 #include "app/cli/sweep_command.h"
 
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <memory>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -88,9 +86,7 @@ void register_sweep_command(CLI::App& app) {
                 return;
             }
             SweepRunOptions options;
-            options.jobs = opt->jobs > 0 ? opt->jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-            options.terminal = isatty(STDERR_FILENO) != 0;
-            options.memsim_binary = current_executable();
+            run_points_here(options, opt->jobs);
             options.process_per_point = opt->process_per_point;
             const std::string dir = opt->out.empty() ? plan.default_dir : opt->out;
             std::cerr << fmt::format("sweep {}: {} points, {} at a time, into {}\n", plan.scenario_name, plan.points.size(),

@@ -1,6 +1,7 @@
 #include "app/sweep/sweep_runner.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <exception>
@@ -9,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <thread>
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -93,6 +95,12 @@ YAML::Node standalone_scenario(const ScenarioFile& file, const SweepPlan& plan, 
 }  // namespace
 
 std::string current_executable() { return fs::read_symlink("/proc/self/exe").string(); }
+
+void run_points_here(SweepRunOptions& run, int jobs) {
+    run.jobs = jobs > 0 ? jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    run.terminal = isatty(STDERR_FILENO) != 0;
+    run.memsim_binary = current_executable();
+}
 
 namespace {
 

@@ -40,5 +40,8 @@ SweepTally merge_sweep(const std::string& dir, const PlotOptions& plots = {});
 
 // The running program's own path (/proc/self/exe).
 std::string current_executable();
+// Points run by this program: `jobs` at a time (0 or less: one per core), progress
+// lines when stderr is a terminal. The other fields of `run` are left as they are.
+void run_points_here(SweepRunOptions& run, int jobs);
 
 }  // namespace memsim
