@@ -1,24 +1,27 @@
 #!/usr/bin/env bash
 # Planning time of every static planner on MobilenetV2 batch 4 (issue 5: <= 1 s in
-# total). One `memsim plan` process plans with each strategy in turn and prints the
-# planner's own time per strategy (profile loading and plan validation not included),
+# total), or on another shared profile and batch (the time columns of docs/planners.md's
+# quality tables). One `memsim plan` process plans with each strategy in turn and prints
+# the planner's own time per strategy (profile loading and plan validation not included),
 # repeated a few times.
-#   scripts/bench_plan.sh            # 5 repetitions
-#   scripts/bench_plan.sh --quick    # 1 repetition
+#   scripts/bench_plan.sh                  # MobilenetV2 batch 4, 5 repetitions
+#   scripts/bench_plan.sh --quick          # 1 repetition
+#   scripts/bench_plan.sh Squeezenet 16    # ../shared/profiles/Squeezenet, batch 16
 #   MEMSIM=build-plan/memsim scripts/bench_plan.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 memsim=${MEMSIM:-build/memsim}
 [ -x "$memsim" ] || { echo "bench_plan.sh: $memsim is missing; run scripts/setup.sh (or set MEMSIM)" >&2; exit 1; }
-profile=../shared/profiles/MobilenetV2
+reps=5
+[ "${1:-}" = "--quick" ] && { reps=1; shift; }
+model=${1:-MobilenetV2}
+batch=${2:-4}
+profile=../shared/profiles/$model
 [ -d "$profile" ] || { echo "bench_plan.sh: $profile is missing" >&2; exit 1; }
 
-reps=5
-[ "${1:-}" = "--quick" ] && reps=1
-
-echo "MobilenetV2 batch 4, $(nproc) cores, $reps repetitions; planning time per strategy in ms"
+echo "$model batch $batch, $(nproc) cores, $reps repetitions; planning time per strategy in ms"
 for ((r = 1; r <= reps; r++)); do
-  "$memsim" plan "$profile" --batch 4 --strategy all --json >"/tmp/bench_plan.$$.$r.json"
+  "$memsim" plan "$profile" --batch "$batch" --strategy all --json >"/tmp/bench_plan.$$.$r.json"
 done
 python3 - "$reps" <<PY
 import json, sys

@@ -37,6 +37,47 @@ bool disk_written_by_user(const Scenario& s) {
            s.resolved["platform"]["disk"];
 }
 
+// Whether `key` (a --set's or a sweep's) sets `path`: the key itself, a key under it, or a
+// map above it (which replaces everything under it).
+bool key_sets(const std::string& key, const std::string& path) {
+    return key == path || key.rfind(path + ".", 0) == 0 || path.rfind(key + ".", 0) == 0;
+}
+
+bool prefetch_set_on_command_line(const Scenario& s) {
+    for (const std::string& o : s.overrides)
+        if (key_sets(o.substr(0, o.find('=')), "policy.swap.prefetch")) return true;
+    return false;
+}
+
+// A sweep over the swap mode with a mode that prefetches, the prefetch itself left to the
+// scenario: the prefetch it writes serves those points, so it is not inert in the file.
+bool sweep_prefetches_with_scenario_prefetch(const Scenario& s) {
+    const YAML::Node sweep = s.resolved["sweep"];
+    if (!sweep || !sweep.IsMap()) return false;
+    bool prefetching_mode = false;
+    for (const auto& entry : sweep) {
+        const std::string key = entry.first.as<std::string>();
+        if (key_sets(key, "policy.swap.prefetch")) return false;  // every point replaces the scenario's
+        if (key != "policy.swap.mode" || !entry.second.IsSequence()) continue;
+        for (const auto& value : entry.second) {
+            // A mode is named as `async`, `async:...` or {async: ...}.
+            std::string name;
+            if (value.IsScalar()) name = value.Scalar().substr(0, value.Scalar().find(':'));
+            if (value.IsMap() && value.size() == 1) name = value.begin()->first.as<std::string>();
+            const SwapModeRow* row = find_row(swap_modes(), name);
+            if (row && row->flags.uses_prefetch_rule) prefetching_mode = true;
+        }
+    }
+    return prefetching_mode;
+}
+
+// Prefetch settings the user wrote for this run: with --set, or in a scenario whose sweep
+// does not run them at a mode that prefetches (`run swap_modes.yaml --set
+// policy.swap.mode=sync` runs one point of a sweep whose async point uses the prefetch).
+bool prefetch_written_for_this_run(const Scenario& s) {
+    return prefetch_set_on_command_line(s) || !sweep_prefetches_with_scenario_prefetch(s);
+}
+
 }  // namespace
 
 std::vector<std::string> scenario_warnings(const Scenario& s) {
@@ -46,7 +87,7 @@ std::vector<std::string> scenario_warnings(const Scenario& s) {
     if (!mode_row) return warnings;  // validate_policy reports it
     const SwapModeFlags& mode = mode_row->flags;
     const bool prefetch_set = p.swap.prefetch != SwapSpec{}.prefetch || !p.swap.prefetch_params.empty();
-    if (prefetch_set && !mode.uses_prefetch_rule)
+    if (prefetch_set && !mode.uses_prefetch_rule && prefetch_written_for_this_run(s))
         warnings.push_back(fmt::format("policy.swap.prefetch '{}' has no effect: swap mode '{}' does not prefetch (only "
                                        "async swapping issues swap-ins ahead of use)",
                                        p.swap.prefetch, p.swap.mode));

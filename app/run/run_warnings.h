@@ -13,7 +13,8 @@
 namespace memsim {
 
 // The scenario's own warnings (a --set overridden later), then prefetch settings without
-// a swap mode that prefetches, then disk settings written for a run that never swaps.
+// a swap mode that prefetches (unless the scenario's sweep runs them at one that does),
+// then disk settings written for a run that never swaps.
 std::vector<std::string> scenario_warnings(const Scenario& s);
 
 // Everything to warn about once the run is done: scenario_warnings, then the swap

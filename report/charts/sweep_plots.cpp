@@ -162,7 +162,8 @@ std::optional<double> shared_no_policy_time(const std::vector<PointResult>& resu
     return shared;
 }
 
-// `plotted` names the field drawn, for the legend of a chart with one line.
+// `plotted` names what is drawn, for the legend of a chart with one line: the y axis's
+// label, so the legend reads as the axis does ("iteration time (ms)", not time_ms).
 Chart metric_chart(const SweepPlan& plan, const std::vector<PointResult>& results, const PlotIndex& index,
                    const Metric& metric, std::size_t param, const PlotOptions& options, const std::string& plotted,
                    const std::map<std::string, const PointResult*>* base = nullptr) {
@@ -290,7 +291,7 @@ std::vector<std::string> write_sweep_plots(const SweepPlan& plan, const std::vec
             const std::string name =
                 fmt::format("plot_{}_vs_{}.svg", metric.key, file_safe(plan.parameters[param].key));
             write_text_file((out / name).string(),
-                            render_svg(metric_chart(plan, results, index, metric, param, options, metric.key)));
+                            render_svg(metric_chart(plan, results, index, metric, param, options, metric.label)));
             written.push_back(name);
         }
     // Overhead, when some point has one; the peak ratio to the no-policy point, when the
@@ -303,8 +304,8 @@ std::vector<std::string> write_sweep_plots(const SweepPlan& plan, const std::vec
         for (std::size_t param = 0; param < plan.parameters.size(); ++param) {
             const std::string& key = plan.parameters[param].key;
             const std::string name = fmt::format("plot_{}_vs_{}.svg", ratio.key, file_safe(key));
-            Chart chart = peak ? metric_chart(plan, results, index, kMetrics[1], param, options, ratio.key, &base)
-                               : metric_chart(plan, results, index, kOverhead, param, options, ratio.key);
+            Chart chart = peak ? metric_chart(plan, results, index, kMetrics[1], param, options, ratio.label, &base)
+                               : metric_chart(plan, results, index, kOverhead, param, options, ratio.label);
             chart.reference_y = 1.0;
             chart.reference_label = "no policy (ratio 1)";
             chart.title = fmt::format("{}: {} vs {}", plan.scenario_name, ratio.words, key_label(key));

@@ -149,6 +149,8 @@ TEST_CASE("first hour: headers say what applied: a changed disk and no prefetch 
     INFO(sync.out << sync.err);
     REQUIRE(sync.code == 0);
     CHECK_THAT(sync.out, Catch::Contains("swap       sync, selection budget\n"));
+    // The scenario's prefetch is for its sweep's async point, not a setting this run ignores.
+    CHECK_THAT(sync.err, !Catch::Contains("policy.swap.prefetch"));
     CHECK_THAT(sync.out, Catch::Contains("platform   phone\nnote       phone as changed by platform.disk.bandwidth=3.2GB/s\n"));
 
     // ResNet-18 b2 at 50%: out of memory (scenarios/traced_budget.yaml's description).

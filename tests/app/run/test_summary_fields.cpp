@@ -169,3 +169,31 @@ TEST_CASE("warnings: prefetch without async swapping, disk settings without swap
     CHECK(clean.summary.warnings ==
           std::vector<std::string>{"swapping saved no memory: live peak 1020 B, no-swap live peak 1020 B"});
 }
+
+TEST_CASE("warnings: a prefetch the scenario's sweep uses at a mode that prefetches is not inert, one given for the run is") {
+    const std::string inert = "policy.swap.prefetch 'just_in_time' has no effect: swap mode 'sync' does not prefetch (only "
+                              "async swapping issues swap-ins ahead of use)";
+    // As scenarios/swap_modes.yaml: the prefetch is there for the sweep's async point.
+    const auto swept = [](const std::string& policy, const std::string& sweep, const std::vector<std::string>& sets) {
+        const std::string head = "workload: {synthetic: mlp}\nplatform: {disk: {bandwidth: 100000B/s}}\n";
+        return scenario_warnings(parse_scenario(head + "policy: " + policy + "\nsweep: " + sweep + "\n", "test", sets));
+    };
+    const std::string async_jit = "{swap: {mode: async, prefetch: just_in_time}}";
+    CHECK(swept(async_jit, "{policy.swap.mode: [sync, semi_sync, async]}", {"policy.swap.mode=sync"}).empty());
+    // The file's own mode may be the one that ignores it.
+    CHECK(swept("{swap: {mode: sync, prefetch: just_in_time}}", "{policy.swap.mode: [sync, async]}", {}).empty());
+    // Given for this run with --set (its key, a parameter under it, or a map above it): inert here.
+    CHECK(swept(async_jit, "{policy.swap.mode: [sync, async]}",
+                {"policy.swap.mode=sync", "policy.swap.prefetch=just_in_time"}) == std::vector<std::string>{inert});
+    CHECK(swept(async_jit, "{policy.swap.mode: [sync, async]}", {"policy.swap={mode: sync, prefetch: just_in_time}"}) ==
+          std::vector<std::string>{inert});
+    // No point of the sweep prefetches: inert everywhere.
+    CHECK(swept(async_jit, "{policy.swap.mode: [sync, semi_sync]}", {"policy.swap.mode=sync"}) ==
+          std::vector<std::string>{inert});
+    // The sweep sets the prefetch at every point: the file's is used by none.
+    CHECK(swept(async_jit, "{policy.swap.mode: [sync, async], policy.swap.prefetch: [eager, budget]}",
+                {"policy.swap.mode=sync"}) == std::vector<std::string>{inert});
+    // A sweep over other keys leaves the warning as it was.
+    CHECK(swept("{swap: {mode: sync, prefetch: just_in_time}}", "{platform.disk.bandwidth: [1MB/s, 2MB/s]}", {}) ==
+          std::vector<std::string>{inert});
+}

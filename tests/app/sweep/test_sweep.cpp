@@ -225,8 +225,12 @@ TEST_CASE("sweep: the shipped disk_speed_whatif runs as shipped, with plots and 
                          Catch::Contains("disk bandwidth (MB/s) (log scale)") && Catch::Contains(">23.4<") &&
                          Catch::Contains("iteration time (ms)"));
     CHECK(point_markers(time) == 9);
+    // One line: the legend names it as its axis does, not by the summary field.
+    CHECK_THAT(time, Catch::Contains("<g class=\"series\" data-name=\"iteration time (ms)\"") &&
+                         !Catch::Contains("data-name=\"time_ms\""));
     const std::string peak = read_file(dir / "plot_peak_bytes_vs_platform.disk.bandwidth.svg");
     CHECK_THAT(peak, Catch::Contains("peak memory (MiB)"));
+    CHECK_THAT(peak, Catch::Contains("<g class=\"series\" data-name=\"peak memory (MiB)\""));
     // The y axis spans the data (peaks of 76.31 to 78.18 MiB), with ticks at round numbers
     // of MiB: 76.5, 77, 77.5, 78 (not from round byte counts, not from 0).
     CHECK_THAT(peak, Catch::Contains("text-anchor=\"end\">76.5</text>") && Catch::Contains("text-anchor=\"end\">77</text>") &&

@@ -85,7 +85,9 @@ TEST_CASE("plots read right chromium: find's plot has readable ticks in MB/s and
     CHECK(probe_value(dom, "axes") == "disk bandwidth (MB/s) (log scale) | iteration time (ms)");
     CHECK(probe_value(dom, "title") == "disk_speed_whatif: iteration time vs disk bandwidth");
     CHECK(probe_value(dom, "marked") == "1");
-    CHECK_THAT(probe_value(dom, "legend"), Catch::StartsWith("time_ms | the answer: platform.disk.bandwidth = " + answer[1].str()));
+    // One line: the legend names it as the y axis does.
+    CHECK_THAT(probe_value(dom, "legend"),
+               Catch::StartsWith("iteration time (ms) | the answer: platform.disk.bandwidth = " + answer[1].str()));
     CHECK_THAT(probe_value(dom, "legend"), Catch::Contains("no memory policy: 4596.24 ms"));
     // The overhead plot: every point's own overhead (what the table prints and the
     // condition reads; no point of this sweep runs without a policy to divide by), the
@@ -97,7 +99,8 @@ TEST_CASE("plots read right chromium: find's plot has readable ticks in MB/s and
     CHECK(probe_value(overhead, "overlaps") == "0");
     CHECK(probe_value(overhead, "markers") == std::to_string(finished));
     CHECK(probe_value(overhead, "marked") == "1");
-    CHECK_THAT(probe_value(overhead, "legend"), Catch::StartsWith("overhead | the answer: platform.disk.bandwidth = " + answer[1].str()));
+    CHECK_THAT(probe_value(overhead, "legend"), Catch::StartsWith("overhead (time / no-policy time) | the answer: "
+                                                                  "platform.disk.bandwidth = " + answer[1].str()));
 }
 
 TEST_CASE("plots read right chromium: compare's plots rank the policies by label and use the cross only for failures") {
@@ -183,13 +186,14 @@ TEST_CASE("plots read right chromium: a one-line ratio plot names the ratio and 
     REQUIRE(o.code == 0);
     const std::string overhead = probe(dir / "out" / "plot_overhead_vs_platform.memory.budget_ratio.svg");
     INFO(probe_text(overhead));
-    CHECK_THAT(probe_value(overhead, "legend"), Catch::StartsWith("overhead | no policy (ratio 1)"));
+    CHECK_THAT(probe_value(overhead, "legend"), Catch::StartsWith("overhead (time / no-policy time) | no policy (ratio 1)"));
     CHECK(probe_value(overhead, "title") == "ratio: overhead vs budget ratio (of the no-policy peak)");
     const std::string svg = read_file(dir / "out" / "plot_peak_ratio_vs_platform.memory.budget_ratio.svg");
     CHECK(count_matches(svg, std::regex("class=\"identity\"")) == 1);
     const std::string peak = probe(dir / "out" / "plot_peak_ratio_vs_platform.memory.budget_ratio.svg");
     INFO(probe_text(peak));
-    CHECK_THAT(probe_value(peak, "legend"), Catch::StartsWith("peak_ratio | no policy (ratio 1) | y = x: the peak at the budget"));
+    CHECK_THAT(probe_value(peak, "legend"),
+               Catch::StartsWith("peak / no-policy peak | no policy (ratio 1) | y = x: the peak at the budget"));
     CHECK(probe_value(peak, "overlaps") == "0");
 }
 
