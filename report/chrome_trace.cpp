@@ -48,11 +48,12 @@ struct Processes {
 
 // The lanes of one process in drawing order: the resource lanes in the platform's order.
 std::vector<std::string> process_lanes(const EventLog& log, const Processes& processes, int pid) {
+    if (!processes.node) return ordered_lanes(log);
     std::set<std::string> present;
     for (const Activity& a : log.activities)
         if (processes.of(a) == pid) present.emplace(a.lane);
     std::vector<std::string> lanes;
-    if (processes.node && pid == processes.node_pid) {
+    if (pid == processes.node_pid) {
         for (const std::string& lane : log.resource_lanes)
             if (present.erase(lane) > 0) lanes.push_back(lane);
         lanes.insert(lanes.end(), present.begin(), present.end());
