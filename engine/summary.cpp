@@ -27,6 +27,25 @@ nlohmann::json or_null(const std::optional<T>& value) {
 
 std::string mib(std::uint64_t bytes) { return fmt::format("{:.3f} MiB", static_cast<double>(bytes) / (1024.0 * 1024.0)); }
 
+// The node's lines (docs/tiers.md): the step, the tiers, each GPU, each link direction and disk.
+std::string node_table(const NodeFigures& n) {
+    std::string out = fmt::format("node       {} GPUs   step {:.3f} ms   host RAM peak {} B{}\n", n.gpus.size(), n.step_time_ms,
+                                  n.host_peak_bytes,
+                                  n.host_capacity_bytes ? fmt::format(" of {} B", *n.host_capacity_bytes) : std::string());
+    out += fmt::format("tiers      to host {} B   from host {} B   to disk {} B   from disk {} B\n", n.bytes_to_host,
+                       n.bytes_from_host, n.bytes_to_disk, n.bytes_from_disk);
+    for (std::size_t g = 0; g < n.gpus.size(); ++g)
+        out += fmt::format("gpu {:<6} [{}] {:.3f} ms   stall {:.3f} ms   written {} B   read {} B\n", g, n.gpus[g].status,
+                           n.gpus[g].time_ms, n.gpus[g].stall_ms, n.gpus[g].bytes_written, n.gpus[g].bytes_read);
+    for (const NodeFigures::Link& l : n.links)
+        out += fmt::format("link       {} {}   {} B   busy {:.3f} ms ({:.1f}%)\n", l.name, l.direction, l.bytes, l.busy_ms,
+                           100 * l.utilisation);
+    for (const NodeFigures::Disk& d : n.disks)
+        out += fmt::format("disk       {}   written {} B   read {} B   busy {:.3f} ms ({:.1f}%)\n", d.name, d.write_bytes,
+                           d.read_bytes, d.busy_ms, 100 * d.utilisation);
+    return out;
+}
+
 }  // namespace
 
 nlohmann::json to_json(const Summary& s) {
@@ -89,6 +108,14 @@ nlohmann::json to_json(const Summary& s) {
             j["gpus"].push_back({{"gpu", g}, {"status", n.gpus[g].status}, {"time_ms", n.gpus[g].time_ms},
                                  {"stall_ms", n.gpus[g].stall_ms}, {"bytes_written", n.gpus[g].bytes_written},
                                  {"bytes_read", n.gpus[g].bytes_read}});
+        j["links"] = nlohmann::json::array();
+        for (const NodeFigures::Link& l : n.links)
+            j["links"].push_back({{"name", l.name}, {"direction", l.direction}, {"bandwidth_bytes_per_s", l.bytes_per_s},
+                                  {"bytes", l.bytes}, {"busy_ms", l.busy_ms}, {"utilisation", l.utilisation}});
+        j["disks"] = nlohmann::json::array();
+        for (const NodeFigures::Disk& d : n.disks)
+            j["disks"].push_back({{"name", d.name}, {"read_bytes", d.read_bytes}, {"write_bytes", d.write_bytes},
+                                  {"busy_ms", d.busy_ms}, {"utilisation", d.utilisation}});
     }
     return j;
 }
@@ -127,6 +154,7 @@ std::string to_table(const Summary& s, const std::vector<std::pair<std::string, 
     out += fmt::format("disk I/O   written {} B   read {} B\n", s.bytes_written, s.bytes_read);
     out += fmt::format("evictions  {} ({} to disk, {} dropped)\n", s.evictions, s.evictions_to_disk, s.drops);
     out += fmt::format("recompute  {} ops   {:.3f} ms\n", s.recomputed_ops, s.recompute_ms);
+    if (s.node) out += node_table(*s.node);
     return out;
 }
 

@@ -7,6 +7,8 @@
 // args; memory in use, live bytes and the budget are counter tracks ("C"); the
 // forward/backward boundary is a global instant event. Timestamps are
 // microseconds of simulated time, rounded to the nanosecond, non-decreasing per track.
+// On a node (EventLog::node, docs/tiers.md): one process per GPU ("GPU g", pid g + 1)
+// with its lanes and memory counters, and one "node" with the resource lanes and host RAM.
 #pragma once
 
 #include <string>

@@ -10,7 +10,8 @@
 // (3.10 MiB)", "wait for tensor 17 (swap-in)", "recompute op 418 (conv) for tensor 17"; an
 // operator's name for compute), see activity_labels.h. Activities come first in log order,
 // then marks in log order, then memory samples in time order, then markers.
-// Times have six decimals (ns); the same log gives the same bytes.
+// Times have six decimals (ns); the same log gives the same bytes. On a node
+// (EventLog::node, docs/tiers.md) every row ends with gpu, tier, link (docs/outputs.md).
 #pragma once
 
 #include <string>

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -91,4 +92,37 @@ TEST_CASE("trace.json: a lane whose activities overlap gets extra tracks, never 
     for (const json& e : trace["traceEvents"])
         if (e["ph"] == "X") tid_of[e["name"]] = e["tid"];
     CHECK(tid_of == std::map<std::string, int>{{"op0", 1}, {"a", 2}, {"b", 3}, {"c", 4}, {"d", 2}});
+}
+
+TEST_CASE("trace.json of a node of two GPUs: one process per GPU and one for the node's links and host RAM") {
+    const fs::path dir = fresh_dir("trace_node");
+    std::ofstream(dir / "node.yaml") <<
+               "name: node_trace\nworkload: {synthetic: mlp}\nplatform: {gpus: 2, gpus_per_switch: 2, switch: {bandwidth: 16GB/s}, "
+               "host: {link: {bandwidth: 16GB/s, latency: 1us}}, disk: {bandwidth: 2GB/s}}\n"
+               "policy: {swap: {mode: async, placement: host}}\n";
+    const Outcome o = run_memsim("run " + (dir / "node.yaml").string() +
+                                 " -q --set output.events=true --set output.trace=true --set output.gantt=false --out " +
+                                 (dir / "out").string());
+    INFO(o.err);
+    REQUIRE(o.code == 0);
+    const json trace = json::parse(read_file(dir / "out" / "trace.json"));
+    const TraceCheck seen = check_trace(trace);
+    CHECK(seen.process_names == std::map<int, std::string>{{1, "GPU 0"}, {2, "GPU 1"}, {3, "node"}});
+
+    std::map<std::string, int> per_lane;
+    const std::map<std::string, int> records = csv_records(read_file(dir / "out" / "events.csv"), per_lane);
+    CHECK(seen.complete_per_category == per_lane);  // every activity, of both GPUs and the node's lanes
+    std::map<int, std::set<std::string>> lanes_of;
+    for (const auto& [track, name] : seen.tracks) lanes_of[track.first].insert(name.substr(0, name.find(" (")));
+    CHECK(lanes_of[1] == std::set<std::string>{"GPU compute", "host_write", "host_read", "stall"});
+    CHECK(lanes_of[2] == lanes_of[1]);
+    CHECK(lanes_of[3] == std::set<std::string>{"pcie0 d2h", "pcie0 h2d", "pcie1 d2h", "pcie1 h2d", "switch0 d2h", "switch0 h2d"});
+    // Each GPU's memory counter in its process, host RAM in the node's.
+    std::map<std::pair<int, std::string>, int> counters;
+    for (const json& e : trace["traceEvents"])
+        if (e["ph"] == "C") ++counters[{e["pid"].get<int>(), e["name"].get<std::string>()}];
+    CHECK(counters[{1, "memory in use"}] + counters[{2, "memory in use"}] == records.at("memory"));
+    CHECK(counters[{1, "memory in use"}] == counters[{2, "memory in use"}]);  // the same replica
+    CHECK(counters[{3, "host RAM in use"}] == records.at("host_memory"));
+    CHECK(counters.count({1, "host RAM in use"}) == 0);
 }

@@ -14,7 +14,9 @@
 namespace memsim::test {
 
 struct TraceCheck {
-    std::map<int, std::string> thread_names;            // tid -> track name
+    std::map<int, std::string> thread_names;            // tid -> track name, of process 1
+    std::map<std::pair<int, int>, std::string> tracks;  // (pid, tid) -> track name, every process
+    std::map<int, std::string> process_names;           // pid -> name
     std::map<std::string, int> complete_per_category;   // lane -> X events
     std::map<std::string, int> counter_samples;         // counter name -> C events
     int instants = 0;
@@ -42,7 +44,12 @@ inline TraceCheck check_trace(const nlohmann::json& trace) {
             REQUIRE(e["args"].is_object());
             if (e["name"] == "thread_name") {
                 REQUIRE(e["args"]["name"].is_string());
-                CHECK(seen.thread_names.emplace(tid, e["args"]["name"]).second);  // one name per track
+                CHECK(seen.tracks.emplace(std::make_pair(e["pid"].get<int>(), tid), e["args"]["name"]).second);  // one name per track
+                if (e["pid"] == 1) seen.thread_names.emplace(tid, e["args"]["name"]);
+            }
+            if (e["name"] == "process_name") {
+                REQUIRE(e["args"]["name"].is_string());
+                CHECK(seen.process_names.emplace(e["pid"].get<int>(), e["args"]["name"]).second);
             }
             continue;
         }
@@ -60,7 +67,7 @@ inline TraceCheck check_trace(const nlohmann::json& trace) {
             CHECK(e["args"]["op"].is_number_integer());
             CHECK(e["args"]["tensors"].is_array());
             CHECK(e["args"]["bytes"].is_number_unsigned());
-            REQUIRE(seen.thread_names.count(tid) == 1);  // its track was named before
+            REQUIRE(seen.tracks.count(track) == 1);  // its track was named before
             // Complete events on one track are disjoint (touching is fine): viewers nest overlapping ones.
             if (last_end.count(track)) CHECK(ts >= last_end[track] - 1e-6);
             last_end[track] = ts + dur;
