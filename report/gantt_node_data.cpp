@@ -1,0 +1,111 @@
+#include "report/gantt_node_data.h"
+
+#include <algorithm>
+#include <cctype>
+#include <tuple>
+
+#include "report/gantt_series.h"
+
+namespace memsim {
+
+namespace {
+
+// Until the node's log carries them (the node log contract: `gpu` in Activity, Mark,
+// MemorySample and ResidencyChange, `gpus` in EventLog), a record is GPU 0's and a log
+// has one GPU.
+template <class Record>
+int gpu_field(const Record& r) {
+    if constexpr (requires { r.gpu; }) return r.gpu;
+    else return 0;
+}
+template <class Log>
+int gpus_field(const Log& log) {
+    if constexpr (requires { log.gpus; }) return log.gpus;
+    else return 1;
+}
+
+bool ends_with(const std::string& text, const std::string& tail) {
+    return text.size() > tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+bool is_link_lane(const std::string& lane) { return ends_with(lane, " d2h") || ends_with(lane, " h2d"); }
+
+// Sort key of a resource lane: links before disks; the name with its number compared as a
+// number ("pcie2" before "pcie10"); d2h before h2d, write before read.
+std::tuple<int, std::string, long, int> resource_key(const std::string& lane) {
+    const std::size_t space = lane.rfind(' ');
+    const std::string name = lane.substr(0, space), direction = lane.substr(space + 1);
+    std::size_t digits = name.size();
+    while (digits > 0 && std::isdigit(static_cast<unsigned char>(name[digits - 1]))) --digits;
+    const long number = digits < name.size() ? std::stol(name.substr(digits, 9)) : -1;
+    const int order = direction == "d2h" || direction == "write" ? 0 : 1;
+    return {is_link_lane(lane) ? 0 : 1, name.substr(0, digits), number, order};
+}
+
+// Ten colours that tell GPUs apart (Tableau 10); beyond ten they repeat and the tooltip names the GPU.
+const char* const kGpuColors[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
+                                  "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
+
+}  // namespace
+
+bool gantt_shows_node(const EventLog& log, const Summary& summary) {
+    return summary.node.has_value() || gpus_field(log) > 1;
+}
+
+const char* lane_group(const std::string& lane) {
+    const bool resource = (is_link_lane(lane) || ends_with(lane, " write") || ends_with(lane, " read")) &&
+                          lane.find(' ') != std::string::npos;
+    return resource ? "node" : "gpu";
+}
+
+std::vector<std::string> node_lane_order(const std::vector<std::string>& lanes) {
+    std::vector<std::string> gpu, node;
+    for (const std::string& lane : lanes) (std::string(lane_group(lane)) == "node" ? node : gpu).push_back(lane);
+    std::stable_sort(node.begin(), node.end(),
+                     [](const std::string& a, const std::string& b) { return resource_key(a) < resource_key(b); });
+    gpu.insert(gpu.end(), node.begin(), node.end());
+    return gpu;
+}
+
+int activity_gpu(const Activity& a) { return gpu_field(a); }
+int mark_gpu(const Mark& m) { return gpu_field(m); }
+
+nlohmann::json node_page_data(const EventLog& log, const Summary& summary, const Workload* workload, double& end_ms) {
+    const int gpus = std::max(1, gpus_field(log));
+    nlohmann::json colors = nlohmann::json::array(), memory = nlohmann::json::array(), kinds = nlohmann::json::array();
+    for (int g = 0; g < gpus; ++g) {
+        colors.push_back(kGpuColors[g % std::size(kGpuColors)]);
+        // GPU g's own log: its memory samples and residency changes (memory by kind reads these).
+        EventLog own;
+        own.reports_allocated = log.reports_allocated;
+        for (const MemorySample& m : log.memory)
+            if (gpu_field(m) == g) own.memory.push_back(m);
+        for (const ResidencyChange& r : log.residency)
+            if (gpu_field(r) == g) own.residency.push_back(r);
+        memory.push_back(gantt_memory_series(own, end_ms));
+        kinds.push_back(workload ? gantt_memory_kinds(own, *workload, end_ms) : nlohmann::json(nullptr));
+    }
+    nlohmann::json host = nlohmann::json::array();
+    for (const HostSample& h : log.host_memory) {
+        host.push_back({gantt_round_ns(h.time_ms), h.bytes_in_use});
+        end_ms = std::max(end_ms, h.time_ms);
+    }
+    std::optional<std::uint64_t> capacity;
+    if (summary.node) capacity = summary.node->host_capacity_bytes;
+    nlohmann::json gpu_summaries = nlohmann::json::array();
+    if (summary.node)
+        for (const auto& g : summary.node->gpus)
+            gpu_summaries.push_back({{"status", g.status}, {"time_ms", g.time_ms}, {"stall_ms", g.stall_ms},
+                                     {"bytes_written", g.bytes_written}, {"bytes_read", g.bytes_read}});
+    return {{"gpus", gpus},
+            {"gpu_colors", colors},
+            {"memory", memory},
+            {"kinds", kinds},
+            {"host_memory", host},
+            {"host_capacity_bytes", capacity ? nlohmann::json(*capacity) : nlohmann::json(nullptr)},
+            {"host_peak_bytes", summary.node ? summary.node->host_peak_bytes : 0},
+            {"step_time_ms", summary.node ? summary.node->step_time_ms : summary.time_ms},
+            {"gpu_summaries", gpu_summaries}};
+}
+
+}  // namespace memsim
