@@ -117,8 +117,8 @@
     });
   }
   function drawBand(row, band, y, h, g) {
-    const color = band.color, gpu = node ? {"data-gpu": band.gpu} : {};
-    const bar = (i, x, w) => el("rect", Object.assign({class: "bar", "data-lane": row.lane.id, "data-i": i}, gpu, {x: x, y: y, width: w, height: h, fill: color}), g);
+    const color = band.color, gpu = node ? {"data-gpu": band.gpu} : {}, laneId = (band.lane || row.lane).id;
+    const bar = (i, x, w) => el("rect", Object.assign({class: "bar", "data-lane": laneId, "data-i": i}, gpu, {x: x, y: y, width: w, height: h, fill: color}), g);
     let agg = null;
     const flush = () => {
       if (!agg) return;
@@ -129,7 +129,7 @@
         // Busy share of the merged span sets the opacity: a dense run looks solid, a sparse one pale.
         const span = Math.max(agg.t1 - agg.t0, 1e-12);
         const opacity = (0.35 + 0.65 * Math.min(1, agg.busy / span)).toFixed(2);
-        el("rect", Object.assign({class: "agg", "data-lane": row.lane.id, "data-count": agg.n}, gpu, {"data-first": agg.first, "data-last": agg.last,
+        el("rect", Object.assign({class: "agg", "data-lane": laneId, "data-count": agg.n}, gpu, {"data-first": agg.first, "data-last": agg.last,
                     "data-busy": agg.busy, "data-bytes": agg.bytes, "data-t0": agg.t0, "data-t1": agg.t1,
                     x: agg.x0, y: y, width: w, height: h, fill: color, "fill-opacity": opacity}), g);
       }

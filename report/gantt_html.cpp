@@ -73,7 +73,7 @@ nlohmann::json page_data(const EventLog& log, const Summary& summary, const Work
         lane_index[lanes[i]] = static_cast<int>(i);
         const bool is_known = is_known_lane(lanes[i]);
         lane_list.push_back({{"id", lanes[i]},
-                             {"name", lane_display_name(lanes[i])},
+                             {"name", node ? node_lane_display_name(lanes[i]) : lane_display_name(lanes[i])},
                              {"color", lane_color(lanes[i], is_known ? 0 : unknown++)}});
         if (node) lane_list.back()["group"] = lane_group(lanes[i]);
     }

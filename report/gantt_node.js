@@ -26,6 +26,7 @@ window.memsimGanttNode = function (data) {
   });
   const byTime = (x, y) => marks[x][1] - marks[y][1] || x - y;
   marksOf.forEach(k => { k.all.sort(byTime); k.byGpu.forEach(list => list.sort(byTime)); });
+  const fmtMiB = b => (b / 1048576).toFixed(2) + " MiB";
   const direction = {d2h: "GPU \u2192 host", h2d: "host \u2192 GPU", write: "disk write", read: "disk read"};
 
   const view = {gpus: gpus, selected: 0, memory: info.memory, kinds: info.kinds};
@@ -36,7 +37,7 @@ window.memsimGanttNode = function (data) {
   view.rows = function (LANE_H, MARK_H) {
     const sel = view.selected, all = sel === "all", rows = [];
     const stripes = (li, back) => gpusOn[li].map(g => ({list: byLaneGpu[li].get(g), color: gpuColor(g), gpu: g,
-                                                        back: back && g === sel ? "#dadada" : undefined}));
+                                                        back: back && g === sel && gpusOn[li].length > 1 ? "#dadada" : undefined}));
     const stripedHeight = n => (n <= 1 ? LANE_H : Math.max(LANE_H, STRIPE_H * n));
     const title = text => rows.push({kind: "group", h: GROUP_H, title: text});
     if (gpus > 1) title(all ? "all " + gpus + " GPUs, one stripe each" : "GPU " + sel);
@@ -49,10 +50,23 @@ window.memsimGanttNode = function (data) {
     const shown = lanes.map((lane, li) => li).filter(li => lanes[li].group === "node" &&
       (all || gpus === 1 || gpusOn[li].length > 1 || gpusOn[li][0] === sel));
     if (shown.length) title(gpus > 1 ? "node: links and disks, every GPU's transfers (stripes by GPU)" : "node: links and disks");
+    const own = new Map();  // "all": each GPU's own link of one direction in one row, a stripe each
     shown.forEach(li => {
       const lane = lanes[li];
       if (gpus === 1) rows.push({kind: "lane", h: LANE_H, lane: lane, bands: [{list: byLaneGpu[li].get(0) || [], color: lane.color, gpu: 0}]});
-      else rows.push({kind: "lane", h: stripedHeight(gpusOn[li].length), lane: lane, bands: stripes(li, !all)});
+      else if (!all || gpusOn[li].length > 1 || !/\d+ \S+$/.test(lane.id)) rows.push({kind: "lane", h: stripedHeight(gpusOn[li].length), lane: lane, bands: stripes(li, !all)});
+      else {
+        const key = lane.id.replace(/\d+( \S+)$/, "*$1");
+        if (!own.has(key)) { own.set(key, {kind: "lane", lane: {id: key, name: key}, bands: [], numbers: []}); rows.push(own.get(key)); }
+        const row = own.get(key), g = gpusOn[li][0];
+        row.bands.push({list: byLaneGpu[li].get(g), color: gpuColor(g), gpu: g, lane: lane});
+        row.numbers.push(+/(\d+) \S+$/.exec(lane.id)[1]);
+      }
+    });
+    own.forEach(row => {
+      row.h = stripedHeight(row.bands.length);
+      const lo = Math.min(...row.numbers), hi = Math.max(...row.numbers);
+      row.lane.name = row.lane.id.replace("*", lo === hi ? String(lo) : lo + "\u2013" + hi);
     });
     return rows;
   };
@@ -84,6 +98,12 @@ window.memsimGanttNode = function (data) {
       el("line", {x1: x, x2: x + 22, y1: y + 22 + k * 16, y2: y + 22 + k * 16, stroke: gpuColor(k), "stroke-width": 2}, item);
       el("text", {x: x + 28, y: y + 26 + k * 16}, item, "GPU " + k);
     }
+    if (gpus > 12) el("text", {x: x + 28, y: y + 26 + 12 * 16}, g, "\u2026 (colours repeat)");
+    if (!data.budget_bytes) return;
+    const by = y + 22 + (Math.min(gpus, 12) + (gpus > 12 ? 1 : 0)) * 16 + 4;
+    const item = el("g", {class: "memory-legend-item", "data-item": "budget"}, g);
+    el("line", {x1: x, x2: x + 22, y1: by, y2: by, stroke: "#d62728", "stroke-width": 2, "stroke-dasharray": "7 4"}, item);
+    el("text", {x: x + 28, y: by + 4}, item, "budget " + fmtMiB(data.budget_bytes));
   };
 
   view.drawHost = function (c) {
@@ -135,7 +155,6 @@ window.memsimGanttNode = function (data) {
   const buttons = Array.from(document.querySelectorAll("#gpu-select button"));
   const figures = document.getElementById("gpu-figures");
   const ms = v => v.toFixed(3) + " ms";
-  const mib = b => (b / 1048576).toFixed(2) + " MiB";
   function show() {
     buttons.forEach(b => b.classList.toggle("on", b.getAttribute("data-gpu") === String(view.selected)));
     if (!figures) return;
@@ -147,7 +166,7 @@ window.memsimGanttNode = function (data) {
     } else {
       const f = s[view.selected];
       figures.textContent = f ? "GPU " + view.selected + ": " + f.status + ", time " + ms(f.time_ms) + ", stall " + ms(f.stall_ms) +
-                                ", written " + mib(f.bytes_written) + ", read " + mib(f.bytes_read) : "";
+                                ", written " + fmtMiB(f.bytes_written) + ", read " + fmtMiB(f.bytes_read) : "";
     }
   }
   view.select = function (match) {

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "report/gantt_series.h"
+#include "report/lanes.h"
 
 namespace memsim {
 
@@ -61,10 +62,24 @@ const char* lane_group(const std::string& lane) {
 std::vector<std::string> node_lane_order(const std::vector<std::string>& lanes) {
     std::vector<std::string> gpu, node;
     for (const std::string& lane : lanes) (std::string(lane_group(lane)) == "node" ? node : gpu).push_back(lane);
+    // A GPU's swaps by tier, nearest first: host RAM, then disk; each write before its read.
+    const std::vector<std::string> swaps = {lane::kHostWrite, lane::kHostRead, lane::kDiskWrite, lane::kDiskRead};
+    auto rank = [&](const std::string& lane) {
+        const auto at = std::find(swaps.begin(), swaps.end(), lane);
+        if (at != swaps.end()) return 2 + static_cast<int>(at - swaps.begin());
+        return lane == lane::kCompute ? 0 : lane == lane::kRecompute ? 1 : 6;
+    };
+    std::stable_sort(gpu.begin(), gpu.end(), [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
     std::stable_sort(node.begin(), node.end(),
                      [](const std::string& a, const std::string& b) { return resource_key(a) < resource_key(b); });
     gpu.insert(gpu.end(), node.begin(), node.end());
     return gpu;
+}
+
+std::string node_lane_display_name(const std::string& lane) {
+    if (lane == lane::kHostWrite) return "host RAM write";
+    if (lane == lane::kHostRead) return "host RAM read";
+    return lane_display_name(lane);
 }
 
 int activity_gpu(const Activity& a) { return gpu_field(a); }

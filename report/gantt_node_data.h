@@ -20,10 +20,14 @@ namespace memsim {
 // True when the page shows a node: a host tier (the summary has node figures) or several GPUs.
 bool gantt_shows_node(const EventLog& log, const Summary& summary);
 
-// The lanes in drawing order for a node page: the GPU's lanes in the order given, then the
+// The lanes in drawing order for a node page: the GPU's lanes (compute, recompute, host RAM
+// write and read, disk write and read, then the others in the order given), then the
 // resource lanes: links (by name, numbers in numeric order, d2h before h2d), then disks
 // (write before read).
 std::vector<std::string> node_lane_order(const std::vector<std::string>& lanes);
+
+// lane_display_name, and "host RAM write" / "host RAM read" for the swaps to host RAM.
+std::string node_lane_display_name(const std::string& lane);
 
 // "node" for a resource lane (a link direction or a disk), "gpu" for the others.
 const char* lane_group(const std::string& lane);
