@@ -46,7 +46,7 @@
   // an instant-event lane, or (on a node) a group's title.
   let rows = lanes.map((l, li) => ({kind: "lane", h: LANE_H, lane: l, bands: [{list: byLane[li], color: l.color}]}))
     .concat(markKinds.map((k, ki) => ({kind: "marks", h: MARK_H, lane: k, list: byMarkKind[ki]})));
-  let memTop = 0, memBottom = 0, bottom = 0, height = 0;
+  let memTop = 0, memBottom = 0, bottom = 0, height = 0;  // set by layout()
   function layout() {
     if (node) { rows = node.rows(LANE_H, MARK_H); mem = node.mem(); kinds = node.kinds[node.selected] || null; }
     let y = TOP;
@@ -55,7 +55,6 @@
     bottom = node ? node.layout(memBottom) : memBottom;
     height = bottom + AXIS_H;
   }
-  layout();
   let drawnBars = new Map(), drawnMarks = new Map();
 
   function el(name, attrs, parent, text) {
@@ -211,8 +210,7 @@
 
   // Step curve of one column of a series (memory, host RAM) on the scale `yOf`; each pixel
   // keeps its first, max, min and last value.
-  function stepPath(mem, col, yOf) {
-    const Y = yOf;
+  function stepPath(mem, col, Y) {
     let lo = 0, hi = mem.length;
     while (lo < hi) { const mid = (lo + hi) >> 1; if (mem[mid][0] < t0) lo = mid + 1; else hi = mid; }
     const start = Math.max(0, lo - 1);
