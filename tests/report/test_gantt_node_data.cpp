@@ -1,0 +1,82 @@
+// The Gantt page's node data (report/gantt_node_data.h): the order and groups of the
+// lanes, and a page that has the node's data and script only when the run is a node.
+#include <catch2/catch.hpp>
+
+#include <regex>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "report/gantt_html.h"
+#include "report/gantt_node_data.h"
+
+using namespace memsim;
+
+namespace {
+
+nlohmann::json page_json(const std::string& html) {
+    const std::string open = "<script id=\"memsim-data\" type=\"application/json\">";
+    const std::size_t from = html.find(open) + open.size();
+    return nlohmann::json::parse(html.substr(from, html.find("</script>", from) - from));
+}
+
+EventLog host_log() {
+    EventLog log;
+    log.add({lane::kCompute, 0.0, 4.0, 0, "conv", {1}, 1024});
+    log.add({lane::kHostWrite, 1.0, 2.0, 0, "", {1}, 1024});
+    log.add({lane::kHostRead, 3.0, 4.0, 0, "", {1}, 1024});
+    log.sample(0.0, 1024, 1024, 1024);
+    log.host_memory = {{1.0, 1024}, {4.0, 0}};
+    return log;
+}
+
+}  // namespace
+
+TEST_CASE("gantt node data: the GPU's lanes nearest tier first, then links, then disks", "[report]") {
+    const std::vector<std::string> in = {"compute", "stall", "disk_read", "disk_write", "host_read", "host_write",
+                                         "disk0 read", "disk0 write", "pcie10 d2h", "pcie2 h2d", "pcie2 d2h",
+                                         "switch0 h2d", "switch0 d2h"};
+    const std::vector<std::string> expected = {"compute", "host_write", "host_read", "disk_write", "disk_read", "stall",
+                                               "pcie2 d2h", "pcie2 h2d", "pcie10 d2h", "switch0 d2h", "switch0 h2d",
+                                               "disk0 write", "disk0 read"};
+    CHECK(node_lane_order(in) == expected);
+    CHECK(std::string(lane_group("pcie0 d2h")) == "node");
+    CHECK(std::string(lane_group("disk1 read")) == "node");
+    CHECK(std::string(lane_group("disk_write")) == "gpu");
+    CHECK(std::string(lane_group("host_read")) == "gpu");
+    CHECK(std::string(lane_group("compute")) == "gpu");
+}
+
+TEST_CASE("gantt node data: only a node's page has the node's data and script", "[report]") {
+    Summary single;
+    single.time_ms = 4.0;
+    const std::string plain = gantt_html(host_log(), single, "plain");
+    CHECK_FALSE(page_json(plain).contains("node"));
+    CHECK(plain.find("memsimGanttNode = function") == std::string::npos);
+    CHECK(plain.find("gpu-select") == std::string::npos);
+
+    Summary node = single;
+    node.node = NodeFigures{};
+    node.node->step_time_ms = 4.0;
+    node.node->host_peak_bytes = 1024;
+    node.node->host_capacity_bytes = 4096;
+    node.node->gpus = {{"ok", 4.0, 0.0, 1024, 1024}};
+    const std::string html = gantt_html(host_log(), node, "node");
+    const nlohmann::json data = page_json(html);
+    REQUIRE(data.contains("node"));
+    CHECK(data["node"]["gpus"] == 1);
+    CHECK(data["node"]["host_capacity_bytes"] == 4096);
+    CHECK(data["node"]["host_memory"] == nlohmann::json::parse("[[1.0, 1024], [4.0, 0]]"));
+    CHECK(data["node"]["memory"] == nlohmann::json::parse("[[[0.0, 1024, 1024]]]"));
+    CHECK(data["memory"].empty());  // GPU 0's curve is node.memory[0]
+    // Lanes: names of the host tier's swaps, and each lane's group; each activity says its GPU.
+    CHECK(data["lanes"][1]["name"] == "host RAM write");
+    CHECK(data["lanes"][2]["name"] == "host RAM read");
+    for (const auto& lane : data["lanes"]) CHECK(lane["group"] == "gpu");
+    for (const auto& a : data["activities"]) CHECK(a.size() == 9);
+    CHECK(html.find("memsimGanttNode = function") != std::string::npos);
+    CHECK(html.find("GPUs <b>1</b>") != std::string::npos);
+    CHECK(html.find("host RAM peak <b>1.00 KiB</b>") != std::string::npos);
+    CHECK(html.find("gpu-select") == std::string::npos);  // one GPU: no selector
+}
