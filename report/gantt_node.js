@@ -93,14 +93,14 @@ window.memsimGanttNode = function (data) {
   };
   view.drawAllLegend = function (g, x, y, el) {
     el("text", {x: x, y: y + 10}, g, "in use, per GPU:");
-    for (let k = 0; k < gpus && k < 12; k++) {
+    for (let k = 0; k < gpus && k < 10; k++) {
       const item = el("g", {class: "memory-legend-item", "data-item": "gpu" + k}, g);
       el("line", {x1: x, x2: x + 22, y1: y + 22 + k * 16, y2: y + 22 + k * 16, stroke: gpuColor(k), "stroke-width": 2}, item);
       el("text", {x: x + 28, y: y + 26 + k * 16}, item, "GPU " + k);
     }
-    if (gpus > 12) el("text", {x: x + 28, y: y + 26 + 12 * 16}, g, "\u2026 (colours repeat)");
+    if (gpus > 10) el("text", {x: x + 28, y: y + 26 + 10 * 16}, g, "\u2026 (colours repeat)");
     if (!data.budget_bytes) return;
-    const by = y + 22 + (Math.min(gpus, 12) + (gpus > 12 ? 1 : 0)) * 16 + 4;
+    const by = y + 22 + (Math.min(gpus, 10) + (gpus > 10 ? 1 : 0)) * 16 + 4;
     const item = el("g", {class: "memory-legend-item", "data-item": "budget"}, g);
     el("line", {x1: x, x2: x + 22, y1: by, y2: by, stroke: "#d62728", "stroke-width": 2, "stroke-dasharray": "7 4"}, item);
     el("text", {x: x + 28, y: by + 4}, item, "budget " + fmtMiB(data.budget_bytes));
@@ -143,7 +143,8 @@ window.memsimGanttNode = function (data) {
     if (hasHost && y >= hostTop && y <= hostBottom) {
       const s = rowAt(host, t), used = s ? s[1] : 0;
       return "t = " + fmtTime(t) + "\nhost RAM in use " + fmtBytes(used) +
-             (capacity !== null ? "\ncapacity " + fmtBytes(capacity) + " (" + (100 * used / capacity).toFixed(1) + "% used)" : "\ncapacity unlimited");
+             (capacity === null ? "\ncapacity unlimited" : "\ncapacity " + fmtBytes(capacity) +
+              (capacity > 0 ? " (" + (100 * used / capacity).toFixed(1) + "% used)" : ""));
     }
     if (view.selected === "all" && y >= memTop && y <= memBottom)
       return "t = " + fmtTime(t) + view.memory.map((series, g) => { const s = rowAt(series, t); return "\nGPU " + g + " in use " + fmtBytes(s ? s[1] : 0); }).join("");
