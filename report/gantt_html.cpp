@@ -91,7 +91,7 @@ nlohmann::json page_data(const EventLog& log, const Summary& summary, const Work
         if (t >= 0 && workload) tensor_names.emplace(t, names.described(t));
     };
     for (const Activity& a : log.activities) {
-        const std::string label = activity_label(a, names);
+        const std::string label = node ? node_activity_label(a, names) : activity_label(a, names);
         const std::string lane(a.lane);
         activities.push_back({lane_index.at(lane), round_ns(a.start_ms), round_ns(a.end_ms), a.op,
                               label_id(label.empty() ? lane : label), join_ints(a.tensors, ' '), a.bytes, a.for_tensor});

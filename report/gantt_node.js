@@ -27,7 +27,7 @@ window.memsimGanttNode = function (data) {
   const byTime = (x, y) => marks[x][1] - marks[y][1] || x - y;
   marksOf.forEach(k => { k.all.sort(byTime); k.byGpu.forEach(list => list.sort(byTime)); });
   const fmtMiB = b => (b / 1048576).toFixed(2) + " MiB";
-  const direction = {d2h: "GPU \u2192 host", h2d: "host \u2192 GPU", write: "disk write", read: "disk read"};
+  const direction = {d2h: "GPU \u2192 host", h2d: "host \u2192 GPU"};
 
   const view = {gpus: gpus, selected: 0, memory: info.memory, kinds: info.kinds};
   let hostTop = 0, hostBottom = 0, hostMax = 1;

@@ -82,6 +82,14 @@ std::string node_lane_display_name(const std::string& lane) {
     return lane_display_name(lane);
 }
 
+std::string node_activity_label(const Activity& a, const TensorNames& names) {
+    const std::string label = activity_label(a, names), lane(a.lane);
+    if (label != a.label || std::string(lane_group(lane)) != "node") return label;
+    Activity request = a;  // labelled as the disk swap it is part of: the same verb and words
+    request.lane = ends_with(lane, " d2h") || ends_with(lane, " write") ? lane::kDiskWrite : lane::kDiskRead;
+    return activity_label(request, names);
+}
+
 int activity_gpu(const Activity& a) { return gpu_field(a); }
 int mark_gpu(const Mark& m) { return gpu_field(m); }
 

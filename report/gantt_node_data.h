@@ -13,6 +13,7 @@
 
 #include "engine/event_log.h"
 #include "engine/summary.h"
+#include "report/activity_labels.h"
 #include "models/workload/workload.h"
 
 namespace memsim {
@@ -31,6 +32,10 @@ std::string node_lane_display_name(const std::string& lane);
 
 // "node" for a resource lane (a link direction or a disk), "gpu" for the others.
 const char* lane_group(const std::string& lane);
+
+// activity_label, and for a resource lane's activity (which activity_label labels by its
+// engine label alone) what the request did: "swap out x316 (1.53 MiB)" on "switch0 d2h".
+std::string node_activity_label(const Activity& a, const TensorNames& names);
 
 int activity_gpu(const Activity& a);
 int mark_gpu(const Mark& m);

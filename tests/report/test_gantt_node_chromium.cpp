@@ -45,6 +45,13 @@ report("host-frame", frame ? frame.getAttribute("y") + " " + frame.getAttribute(
 report("host-curve", document.getElementById("host-in-use") ? "yes" : "no");
 report("host-legend", Array.from(svg.querySelectorAll("g.host-memory .memory-legend-item text")).map(t => t.textContent).join(" | "));
 report("overlaps", textOverlaps(document.body).length);
+// A tooltip of the node's disk lane: the link or disk, the GPU, the tensor and the bytes.
+const bar = svg.querySelector('g.lane[data-lane="disk0 write"] rect.bar[data-gpu="1"]');
+if (bar) {
+  const r = bar.getBoundingClientRect();
+  bar.dispatchEvent(new MouseEvent("mousemove", {bubbles: true, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2}));
+  report("tip", document.getElementById("tooltip").textContent.split("\n").join(" / "));
+}
 )JS";
 
 }  // namespace
@@ -89,6 +96,9 @@ TEST_CASE("gantt chromium: a node's page switches GPUs and draws host RAM with i
     CHECK(probe_value(dom, "host-curve") == "yes");
     CHECK(probe_value(dom, "host-legend") == "host RAM in use | capacity 64.00 MiB");
     CHECK(probe_value(dom, "overlaps") == "0");
+    // "swap out tensor 17 (1.53 MiB) / disk0 write   GPU 1   op 12 / tensors 17 / 1.53 MiB (1605632 B) / start ..."
+    const std::string tip = probe_value(dom, "tip");
+    CHECK(std::regex_search(tip, std::regex("^swap out [^/]+ \\(\\d+\\.\\d\\d [KM]iB\\) / disk0 write   GPU 1   op \\d+ / tensors \\d+ / [0-9.]+ [KM]iB \\(\\d+ B\\) / start ")));
     CHECK(summary["host_peak_bytes"].get<std::uint64_t>() > 0);
     CHECK(summary["host_peak_bytes"].get<std::uint64_t>() <= 64u << 20);
 }

@@ -80,3 +80,17 @@ TEST_CASE("gantt node data: only a node's page has the node's data and script", 
     CHECK(html.find("host RAM peak <b>1.00 KiB</b>") != std::string::npos);
     CHECK(html.find("gpu-select") == std::string::npos);  // one GPU: no selector
 }
+
+TEST_CASE("gantt node data: a resource lane's activity is labelled as the swap it is part of", "[report]") {
+    const TensorNames names;
+    const Activity out{"switch0 d2h", 1.0, 2.0, 3, "", {5}, 2048};
+    const Activity in{"disk0 read", 1.0, 2.0, 3, "", {5}, 2048};
+    const Activity compute{lane::kCompute, 1.0, 2.0, 3, "conv", {5}, 2048};
+    Activity request = out;
+    request.lane = lane::kDiskWrite;
+    CHECK(node_activity_label(out, names) == activity_label(request, names));
+    CHECK(node_activity_label(out, names).rfind("swap out ", 0) == 0);
+    CHECK(node_activity_label(out, names).find("(2.00 KiB)") != std::string::npos);
+    CHECK(node_activity_label(in, names).rfind("swap in ", 0) == 0);
+    CHECK(node_activity_label(compute, names) == "conv");
+}
