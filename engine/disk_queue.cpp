@@ -25,7 +25,9 @@ DiskQueue::DiskQueue(const EngineContext& ctx)
     : w_(ctx.workload), model_(disk_model(ctx.config.platform, ctx.gpu, ctx.config.swap_path.bounce)),
       host_model_(host_model(ctx.config.platform)), platform_(ctx.platform), gpu_(ctx.gpu),
       bounce_(ctx.config.swap_path.bounce), disk_spec_(ctx.config.platform.disk_of_gpu(ctx.gpu)), clock_(ctx.clock), log_(ctx.log), disk_(ctx.platform.disk_of_gpu(ctx.gpu)), listener_(ctx.io),
-      queued_write_(ctx.workload.tensors.size(), 0) {}
+      usage_(ctx.usage), queued_write_(ctx.workload.tensors.size(), 0) {
+    for (int l = 0; l < usage_.lane_count(); ++l) resource_lanes_.push_back(log_.labels.keep(usage_.lane(l)));
+}
 
 void DiskQueue::enqueue(bool write, TensorId t, int op, bool host) {
     IoRequest r{write, t, w_.tensors[t].bytes, op, 0, false, host};
@@ -76,6 +78,8 @@ void DiskQueue::serve() {
             const char* lane = r.host ? (r.write ? lane::kHostWrite : lane::kHostRead)
                                       : (r.write ? lane::kDiskWrite : lane::kDiskRead);
             log_.add({lane, start, clock_.now(), r.op, w_.tensors[r.tensor].name, {r.tensor}, r.bytes});
+            for (Activity& a : occupied_) log_.add(std::move(a));
+            occupied_.clear();
             listener_.on_io_done(r);
             clock_.notify();
         }
@@ -101,33 +105,62 @@ void DiskQueue::transfer(const IoRequest& r) {
 // A host RAM request is one flow on the GPU's route to the host (its PCIe link, its
 // switch's uplink; the link latency is SimGrid's). A disk request crosses the same route
 // and the disk: staged (bounce: the flow then the I/O for a write, the I/O then the flow
-// for a read) or streamed (direct: both at once, done when both are).
+// for a read) or streamed (direct: both at once, done when both are). Each flow occupies
+// every link of the route for its whole duration, each I/O its disk (not the disk's
+// latency before it): those intervals are the node's resource usage.
 void DiskQueue::node_transfer(const IoRequest& r) {
     const auto scaled = static_cast<std::uint64_t>(std::llround(static_cast<double>(r.bytes) * SimPlatform::kDiskScale));
     if (scaled == 0) return;
     sg::Host* gpu = platform_.gpu_host(gpu_);
     sg::Host* from = r.write ? gpu : platform_.host;
     sg::Host* to = r.write ? platform_.host : gpu;
-    if (r.host) {
+    const auto flow = [&] {
+        const double start = clock_.now();
         sg::Comm::sendto(from, to, scaled);
+        occupied(r, -1, start, clock_.now());
+    };
+    if (r.host) {
+        flow();
         return;
     }
     sg::Disk* disk = platform_.disk_of_gpu(gpu_);
+    const int disk_lane = usage_.disk_lane(gpu_, r.write);
     const double lat = r.write ? disk_spec_.write_latency_ms : disk_spec_.read_latency_ms;
     const auto io = [&] {
         return r.write ? disk->write_async(scaled) : disk->read_async(scaled);
     };
-    if (bounce_ && r.write) sg::Comm::sendto(from, to, scaled);
+    if (bounce_ && r.write) flow();
     if (lat > 0) sg::this_actor::sleep_for(lat / 1e3);
     if (bounce_) {
+        const double start = clock_.now();
         io()->wait();
-        if (!r.write) sg::Comm::sendto(from, to, scaled);
+        occupied(r, disk_lane, start, clock_.now());
+        if (!r.write) flow();
         return;
     }
-    sg::CommPtr flow = sg::Comm::sendto_async(from, to, scaled);
+    const double start = clock_.now();
+    sg::CommPtr link_flow = sg::Comm::sendto_async(from, to, scaled);
     sg::IoPtr disk_io = io();
-    flow->wait();
+    link_flow->wait();
     disk_io->wait();
+    // Whichever ended first ended before now: its own finish time says when.
+    const auto ms_at = [&](double simgrid_s) { return clock_.now() - (sg::Engine::get_clock() - simgrid_s) * 1e3; };
+    occupied(r, -1, start, ms_at(link_flow->get_finish_time()));
+    occupied(r, disk_lane, start, ms_at(disk_io->get_finish_time()));
+}
+
+void DiskQueue::occupied(const IoRequest& r, int resource, double start_ms, double end_ms) {
+    const auto one = [&](int lane) {
+        usage_.occupied(lane, start_ms, end_ms, r.bytes);
+        if (log_.recording)
+            occupied_.push_back({resource_lanes_[static_cast<std::size_t>(lane)], start_ms, end_ms, r.op,
+                                 w_.tensors[r.tensor].name, {r.tensor}, r.bytes});
+    };
+    if (resource >= 0) {
+        one(resource);
+        return;
+    }
+    for (const int lane : usage_.route(gpu_, r.write)) one(lane);
 }
 
 void DiskQueue::stop() {

@@ -8,12 +8,14 @@
 
 #include <cstdint>
 #include <deque>
+#include <string_view>
 #include <vector>
 
 #include "models/platform/transfer_model.h"
 #include "models/workload/workload.h"
 #include "engine/clock.h"
 #include "engine/engine_context.h"
+#include "engine/node_usage.h"
 
 namespace memsim {
 
@@ -67,7 +69,9 @@ private:
     IoRequest pop();
     void transfer(const IoRequest& r);       // the SimGrid activities of one request
     void node_transfer(const IoRequest& r);  // on the node: flows on links, disk I/Os on the host
-
+    // The request occupied a resource of the node (the links of its route when
+    // `resource` is -1) from start_ms to end_ms: counted, and logged after the request.
+    void occupied(const IoRequest& r, int resource, double start_ms, double end_ms);
 
     const Workload& w_;
     TransferModel model_;       // a disk request (behind the link on the node)
@@ -80,6 +84,9 @@ private:
     EventLog& log_;
     simgrid::s4u::Disk* disk_;
     IoListener& listener_;
+    NodeUsage& usage_;
+    std::vector<std::string_view> resource_lanes_;  // per node resource lane: its name kept by the log
+    std::vector<Activity> occupied_;  // the request's resource activities, logged after it
     std::uint64_t served_ = 0;
     double free_pred_ms_ = 0;
     std::deque<IoRequest> queue_;   // cancelled requests stay until they reach the head

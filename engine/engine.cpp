@@ -19,6 +19,7 @@
 #include "engine/semantics_rules.h"
 #include "engine/platform.h"
 #include "engine/host_tier.h"
+#include "engine/node_usage.h"
 
 namespace memsim {
 
@@ -39,11 +40,11 @@ EvictionPolicy eviction_policy(const EngineConfig& c, const SwapSelection& selec
 
 class Engine {
 public:
-    Engine(const Workload& w, const EngineConfig& c, const ExecPlan& plan, HostTier& host, int gpu,
+    Engine(const Workload& w, const EngineConfig& c, const ExecPlan& plan, HostTier& host, NodeUsage& usage, int gpu,
            std::unique_ptr<SwapSelection> selection, std::unique_ptr<SwapMode> mode, std::unique_ptr<PrefetchRule> prefetch)
         : w_(w), c_(c), plan_(plan), gpu_index_(gpu), platform_(build_platform(c.platform)),
           rules_(make_semantics_rules(c.semantics.rules, ctx_, w)),
-          ctx_{w, plan, c, platform_, log_, *rules_, clock_, tensors_, io_, host, disk_, memory_, view_, swap_, gpu_, gpu},
+          ctx_{w, plan, c, platform_, log_, *rules_, clock_, tensors_, io_, host, usage, disk_, memory_, view_, swap_, gpu_, gpu},
           host_(host),
           clock_(log_),
           tensors_(w, plan, c.platform.gpu_speed_scale, rules_->storages()),
@@ -173,7 +174,7 @@ private:
     GpuStream gpu_;
 };
 
-NodeFigures node_figures(const HostTier& host, const std::vector<RunResult>& gpus,
+NodeFigures node_figures(const HostTier& host, const NodeUsage& usage, const std::vector<RunResult>& gpus,
                          const std::vector<SwapIo::Counts>& io) {
     NodeFigures n;
     n.host_peak_bytes = host.peak();
@@ -189,16 +190,36 @@ NodeFigures node_figures(const HostTier& host, const std::vector<RunResult>& gpu
         n.step_time_ms = std::max(n.step_time_ms, s.time_ms);
         n.gpus.push_back({s.status, s.time_ms, s.stall_ms, io[g].bytes_written, io[g].bytes_read});
     }
+    n.links = usage.links(n.step_time_ms);
+    n.disks = usage.disks(n.step_time_ms);
     return n;
+}
+
+// One log for the node: GPU 0's with every other GPU's records after it, and what the
+// renderers need to name the node's parts. Checks that the resource lanes account for
+// every byte the requests moved.
+void node_log(EventLog& log, std::vector<RunResult>& gpus, const HostTier& host, const NodeUsage& usage) {
+    log.node = true;
+    log.gpus = static_cast<int>(gpus.size());
+    log.host_capacity_bytes = host.capacity();
+    for (std::size_t g = 1; g < gpus.size(); ++g) log.append_gpu(std::move(gpus[g].log), static_cast<int>(g));
+    for (int g = 0; g < log.gpus; ++g) {
+        log.route_d2h.push_back(usage.route_text(g, true));
+        log.route_h2d.push_back(usage.route_text(g, false));
+    }
+    for (int l = 0; l < usage.lane_count(); ++l) log.resource_lanes.push_back(usage.lane(l));
+    usage.check_log(log);
 }
 
 }  // namespace
 
 RunResult simulate(const Workload& w, const EngineConfig& config, const ExecPlan& plan) {
     HostTier host(config.platform);
+    NodeUsage usage;
+    usage.describe(build_platform(config.platform));
     std::vector<std::unique_ptr<Engine>> engines;
     for (int g = 0; g < config.platform.gpus; ++g)
-        engines.push_back(std::make_unique<Engine>(w, config, plan, host, g, config.make_selection(), config.make_swap_mode(),
+        engines.push_back(std::make_unique<Engine>(w, config, plan, host, usage, g, config.make_selection(), config.make_swap_mode(),
                                                    config.make_prefetch()));
     host.start();
     for (auto& engine : engines) engine->start();
@@ -214,7 +235,7 @@ RunResult simulate(const Workload& w, const EngineConfig& config, const ExecPlan
     }
     if (!stopped) host.check_invariants(resident.host, resident.disk);
     std::optional<NodeFigures> node;
-    if (host.enabled()) node = node_figures(host, results, io);
+    if (host.enabled()) node = node_figures(host, usage, results, io);
     RunResult result = std::move(results.front());
     if (node) {
         result.summary.node = std::move(node);
@@ -226,6 +247,7 @@ RunResult simulate(const Workload& w, const EngineConfig& config, const ExecPlan
                 break;
             }
         result.log.host_memory = host.take_samples();
+        node_log(result.log, results, host, usage);
     }
     return result;
 }

@@ -19,6 +19,7 @@ class Clock;
 class TensorTable;
 class DiskQueue;
 class HostTier;
+class NodeUsage;
 class MemoryManager;
 class PolicyView;
 class SwapIo;
@@ -37,6 +38,7 @@ struct EngineContext {
     TensorTable& tensors;
     SwapIo& io;  // before the disk queue and the memory manager, which hold it by its interfaces
     HostTier& host;  // host RAM and the tiers' traffic (docs/tiers.md)
+    NodeUsage& usage;  // the node's links and disks: what each request occupied
     DiskQueue& disk;
     MemoryManager& memory;
     const PolicyView& view;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -24,6 +25,21 @@ inline constexpr const char* kHostWrite = "host_write";  // a swap-out to host R
 inline constexpr const char* kHostRead = "host_read";
 inline constexpr const char* kStall = "stall";
 }  // namespace lane
+
+// A resource lane of the node (docs/tiers.md): "<link> d2h" / "<link> h2d" for the
+// time a request's flow was on a link of its route (GPU to host / host to GPU),
+// "<disk> write" / "<disk> read" for a disk I/O. Their names come from the platform, so
+// they are kept by the log's LabelStore; none of the lane::k* constants is one. A
+// request's resource activities follow its own activity in the log.
+inline bool is_resource_lane(std::string_view lane) {
+    const auto ends_with = [&](std::string_view tail) {
+        return lane.size() > tail.size() && lane.substr(lane.size() - tail.size()) == tail;
+    };
+    for (const char* known : {lane::kCompute, lane::kRecompute, lane::kDiskWrite, lane::kDiskRead, lane::kHostWrite,
+                              lane::kHostRead, lane::kStall})
+        if (lane == known) return false;
+    return ends_with(" d2h") || ends_with(" h2d") || ends_with(" write") || ends_with(" read");
+}
 
 // Instant events (no duration): a decision the memory manager took at one moment.
 namespace mark {
@@ -46,6 +62,7 @@ struct Activity {
     // The tensor the activity is for when `tensors` does not say it alone: the one a
     // stall waits for, the one a recomputation was started to regenerate (-1: unknown).
     int for_tensor = -1;
+    int gpu = 0;  // the GPU whose run did it (docs/tiers.md; 0 on a single GPU)
 };
 
 struct Mark {
@@ -54,6 +71,7 @@ struct Mark {
     int op = -1;       // operator running or about to run (-1: none)
     int tensor = -1;
     std::uint64_t bytes = 0;
+    int gpu = 0;
 };
 
 // A tensor's memory taken (resident = true) or given back: with the workload's tensor
@@ -62,6 +80,7 @@ struct ResidencyChange {
     double time_ms = 0.0;
     int tensor = -1;
     bool resident = false;
+    int gpu = 0;
 };
 
 struct MemorySample {
@@ -69,6 +88,7 @@ struct MemorySample {
     std::uint64_t bytes_in_use = 0;  // allocator footprint after the event
     std::uint64_t live_bytes = 0;    // exact live tensor bytes
     std::uint64_t allocated_bytes = 0;  // bytes in blocks the allocator handed out (torch_caching; else bytes_in_use)
+    int gpu = 0;
 };
 
 // Host RAM in use after an event on the node of docs/tiers.md (swapped tensors and
@@ -84,6 +104,7 @@ struct AllocatorRecord {
     double time_ms = 0.0;
     int op = -1;
     AllocatorEvent event;
+    int gpu = 0;
 };
 
 // Where the log keeps its activities' labels: appended to large blocks (one heap
@@ -101,6 +122,12 @@ public:
         std::copy(text.begin(), text.end(), at);
         used_ += text.size();
         return {at, text.size()};
+    }
+    // Keeps `other`'s blocks alive as long as this store: the views into them that
+    // another log's records hold stay valid once moved here (EventLog::append_gpu).
+    void adopt(const LabelStore& other) {
+        // Before this store's own blocks: the last block is the one still filled.
+        blocks_.insert(blocks_.begin(), other.blocks_.begin(), other.blocks_.end());
     }
 
 private:
@@ -123,6 +150,14 @@ struct EventLog {
     // A measuring run whose caller reads only its summary records nothing (see
     // EngineConfig::record_events); the summary does not read the log.
     bool recording = true;
+    // The node of docs/tiers.md (platform.host.link or platform.file): how many GPUs;
+    // every other GPU's records follow GPU 0's, each GPU's in its own log order.
+    bool node = false;
+    int gpus = 1;
+    std::optional<std::uint64_t> host_capacity_bytes;  // platform.host.memory (none: unlimited or no host tier)
+    // Per GPU on a node: the links of its route to the host ("pcie0+switch0") and back.
+    std::vector<std::string> route_d2h, route_h2d;
+    std::vector<std::string> resource_lanes;  // the node's resource lanes in the platform's order
 
     void add(Activity a) {
         if (!recording) return;
@@ -143,6 +178,19 @@ struct EventLog {
             memory.back().allocated_bytes == allocated)
             return;
         memory.push_back({time_ms, in_use, live, allocated});
+    }
+    // Appends GPU `gpu`'s own log (recorded with gpu 0 everywhere) to this node log.
+    void append_gpu(EventLog&& other, int gpu) {
+        labels.adopt(other.labels);
+        const auto append = [gpu](auto& to, auto& from) {
+            for (auto& record : from) record.gpu = gpu;
+            to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+        };
+        append(activities, other.activities);
+        append(marks, other.marks);
+        append(memory, other.memory);
+        append(residency, other.residency);
+        append(allocator_events, other.allocator_events);
     }
 };
 

@@ -29,6 +29,23 @@ struct NodeFigures {
         std::uint64_t bytes_written = 0, bytes_read = 0;
     };
     std::vector<Gpu> gpus;
+    // Each link direction on a GPU's route to the host and back, and each disk: what
+    // the requests moved through it and the time at least one of them occupied it
+    // (docs/tiers.md); utilisation = busy_ms / step_time_ms.
+    struct Link {
+        std::string name;       // the SimGrid link ("pcie0", "switch0")
+        std::string direction;  // d2h (GPU to host: writes) or h2d (reads)
+        double bytes_per_s = 0;
+        std::uint64_t bytes = 0;
+        double busy_ms = 0, utilisation = 0;
+    };
+    struct Disk {
+        std::string name;
+        std::uint64_t read_bytes = 0, write_bytes = 0;
+        double busy_ms = 0, utilisation = 0;  // busy: reading or writing
+    };
+    std::vector<Link> links;
+    std::vector<Disk> disks;
 };
 
 struct Summary {

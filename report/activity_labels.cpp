@@ -78,6 +78,10 @@ std::string activity_label(const Activity& a, const TensorNames& names) {
         if (subject.empty()) return std::string(a.label);
         return fmt::format("wait for {}{}", names.list(subject), a.label.empty() ? "" : " (" + stall_reason(std::string(a.label)) + ")");
     }
+    if (is_resource_lane(a.lane)) {  // a request on one of the node's links or disks: its tensor, as the request says it
+        const bool label_is_name = !names.knows_names() && subject.size() == 1 && !a.label.empty();
+        return with_bytes(label_is_name || subject.empty() ? fmt::format("tensor {}", a.label) : names.list(subject), a.bytes);
+    }
     if (a.lane == lane::kRecompute) {
         std::string text = fmt::format("recompute op {}", a.op);
         if (!a.label.empty()) text += fmt::format(" ({})", a.label);

@@ -43,8 +43,9 @@ std::vector<MemoryByKindRow> memory_by_kind(const EventLog& log, const Workload&
     auto known = [&](int t) { return t >= 0 && t < tensor_count && workload.tensors[static_cast<std::size_t>(t)].alias_of < 0; };
     std::vector<Change> changes;
     std::map<int, std::vector<double>> taken_at;  // per tensor: when it took memory, in time order
+    // GPU 0's memory on a node of several GPUs (each GPU's tensors have the same ids).
     for (const ResidencyChange& r : log.residency) {
-        if (!known(r.tensor)) continue;
+        if (!known(r.tensor) || r.gpu != 0) continue;
         changes.push_back({r.time_ms, 1, changes.size(), r.tensor, r.resident ? 1 : 0});
         if (r.resident) taken_at[r.tensor].push_back(r.time_ms);
     }
@@ -52,7 +53,7 @@ std::vector<MemoryByKindRow> memory_by_kind(const EventLog& log, const Workload&
     for (const Activity& a : log.activities) {
         const bool write = a.lane == lane::kDiskWrite || a.lane == lane::kHostWrite;
         const bool read = a.lane == lane::kDiskRead || a.lane == lane::kHostRead;
-        if ((!write && !read) || a.tensors.size() != 1 || !known(a.tensors[0])) continue;
+        if ((!write && !read) || a.tensors.size() != 1 || !known(a.tensors[0]) || a.gpu != 0) continue;
         const int t = a.tensors[0];
         double begin = a.start_ms;
         if (!write) {

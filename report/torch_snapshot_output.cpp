@@ -83,6 +83,7 @@ MemorySnapshot snapshot_from_log(const EventLog& log, const Workload* workload, 
     std::map<std::uint64_t, LiveBlock> blocks;
     auto& trace = s.device_traces.emplace_back();
     for (const AllocatorRecord& r : log.allocator_events) {
+        if (r.gpu != 0) continue;  // GPU 0's device on a node of several GPUs (docs/tiers.md)
         const AllocatorEvent& e = r.event;
         const std::string action = e.action;
         if (action == "segment_alloc") segments[e.address] = {e.size, e.small_pool, false, frames(r.op)};

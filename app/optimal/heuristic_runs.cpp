@@ -75,6 +75,7 @@ std::vector<optimal::CandidatePlan> parse_runs(const std::string& text) {
 ExecPlan plan_of_run(const EventLog& log) {
     ExecPlan plan;
     for (const Activity& a : log.activities) {
+        if (a.gpu != 0) continue;  // GPU 0's run on a node of several GPUs
         if (a.lane == std::string_view(lane::kCompute)) plan.push_back({StepKind::Compute, a.op, -1});
         else if (a.lane == std::string_view(lane::kRecompute)) plan.push_back({StepKind::Recompute, a.op, -1});
     }
