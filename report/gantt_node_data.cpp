@@ -11,20 +11,6 @@ namespace memsim {
 
 namespace {
 
-// Until the node's log carries them (the node log contract: `gpu` in Activity, Mark,
-// MemorySample and ResidencyChange, `gpus` in EventLog), a record is GPU 0's and a log
-// has one GPU.
-template <class Record>
-int gpu_field(const Record& r) {
-    if constexpr (requires { r.gpu; }) return r.gpu;
-    else return 0;
-}
-template <class Log>
-int gpus_field(const Log& log) {
-    if constexpr (requires { log.gpus; }) return log.gpus;
-    else return 1;
-}
-
 bool ends_with(const std::string& text, const std::string& tail) {
     return text.size() > tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
 }
@@ -50,14 +36,10 @@ const char* const kGpuColors[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#
 }  // namespace
 
 bool gantt_shows_node(const EventLog& log, const Summary& summary) {
-    return summary.node.has_value() || gpus_field(log) > 1;
+    return summary.node.has_value() || log.gpus > 1;
 }
 
-const char* lane_group(const std::string& lane) {
-    const bool resource = (is_link_lane(lane) || ends_with(lane, " write") || ends_with(lane, " read")) &&
-                          lane.find(' ') != std::string::npos;
-    return resource ? "node" : "gpu";
-}
+const char* lane_group(const std::string& lane) { return is_resource_lane(lane) ? "node" : "gpu"; }
 
 std::vector<std::string> node_lane_order(const std::vector<std::string>& lanes) {
     std::vector<std::string> gpu, node;
@@ -90,11 +72,11 @@ std::string node_activity_label(const Activity& a, const TensorNames& names) {
     return activity_label(request, names);
 }
 
-int activity_gpu(const Activity& a) { return gpu_field(a); }
-int mark_gpu(const Mark& m) { return gpu_field(m); }
+int activity_gpu(const Activity& a) { return a.gpu; }
+int mark_gpu(const Mark& m) { return m.gpu; }
 
 nlohmann::json node_page_data(const EventLog& log, const Summary& summary, const Workload* workload, double& end_ms) {
-    const int gpus = std::max(1, gpus_field(log));
+    const int gpus = std::max(1, log.gpus);
     nlohmann::json colors = nlohmann::json::array(), memory = nlohmann::json::array(), kinds = nlohmann::json::array();
     for (int g = 0; g < gpus; ++g) {
         colors.push_back(kGpuColors[g % std::size(kGpuColors)]);
@@ -102,9 +84,9 @@ nlohmann::json node_page_data(const EventLog& log, const Summary& summary, const
         EventLog own;
         own.reports_allocated = log.reports_allocated;
         for (const MemorySample& m : log.memory)
-            if (gpu_field(m) == g) own.memory.push_back(m);
+            if (m.gpu == g) own.memory.push_back(m);
         for (const ResidencyChange& r : log.residency)
-            if (gpu_field(r) == g) own.residency.push_back(r);
+            if (r.gpu == g) own.residency.push_back(r);
         memory.push_back(gantt_memory_series(own, end_ms));
         kinds.push_back(workload ? gantt_memory_kinds(own, *workload, end_ms) : nlohmann::json(nullptr));
     }
@@ -113,8 +95,7 @@ nlohmann::json node_page_data(const EventLog& log, const Summary& summary, const
         host.push_back({gantt_round_ns(h.time_ms), h.bytes_in_use});
         end_ms = std::max(end_ms, h.time_ms);
     }
-    std::optional<std::uint64_t> capacity;
-    if (summary.node) capacity = summary.node->host_capacity_bytes;
+    const std::optional<std::uint64_t>& capacity = log.host_capacity_bytes;
     nlohmann::json gpu_summaries = nlohmann::json::array();
     if (summary.node)
         for (const auto& g : summary.node->gpus)
