@@ -64,8 +64,8 @@ MarkStyle mark_style(const std::string& kind) {
 // its group, and the page gets the node's data; otherwise the data is as it always was.
 nlohmann::json page_data(const EventLog& log, const Summary& summary, const Workload* workload) {
     const TensorNames names(workload);
-    const bool node = gantt_shows_node(log, summary);
-    const std::vector<std::string> lanes = node ? node_lane_order(ordered_lanes(log)) : ordered_lanes(log);
+    const bool node = gantt_shows_node(log);
+    const std::vector<std::string> lanes = node ? node_lane_order(ordered_lanes(log), log.resource_lanes) : ordered_lanes(log);
     std::map<std::string, int> lane_index;
     nlohmann::json lane_list = nlohmann::json::array();
     std::size_t unknown = 0;
@@ -91,7 +91,7 @@ nlohmann::json page_data(const EventLog& log, const Summary& summary, const Work
         if (t >= 0 && workload) tensor_names.emplace(t, names.described(t));
     };
     for (const Activity& a : log.activities) {
-        const std::string label = node ? node_activity_label(a, names) : activity_label(a, names);
+        const std::string label = activity_label(a, names);
         const std::string lane(a.lane);
         activities.push_back({lane_index.at(lane), round_ns(a.start_ms), round_ns(a.end_ms), a.op,
                               label_id(label.empty() ? lane : label), join_ints(a.tensors, ' '), a.bytes, a.for_tensor});

@@ -35,13 +35,11 @@ const char* const kGpuColors[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#
 
 }  // namespace
 
-bool gantt_shows_node(const EventLog& log, const Summary& summary) {
-    return summary.node.has_value() || log.gpus > 1;
-}
+bool gantt_shows_node(const EventLog& log) { return log.node || log.gpus > 1; }
 
 const char* lane_group(const std::string& lane) { return is_resource_lane(lane) ? "node" : "gpu"; }
 
-std::vector<std::string> node_lane_order(const std::vector<std::string>& lanes) {
+std::vector<std::string> node_lane_order(const std::vector<std::string>& lanes, const std::vector<std::string>& platform_order) {
     std::vector<std::string> gpu, node;
     for (const std::string& lane : lanes) (std::string(lane_group(lane)) == "node" ? node : gpu).push_back(lane);
     // A GPU's swaps by tier, nearest first: host RAM, then disk; each write before its read.
@@ -52,8 +50,12 @@ std::vector<std::string> node_lane_order(const std::vector<std::string>& lanes) 
         return lane == lane::kCompute ? 0 : lane == lane::kRecompute ? 1 : 6;
     };
     std::stable_sort(gpu.begin(), gpu.end(), [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
-    std::stable_sort(node.begin(), node.end(),
-                     [](const std::string& a, const std::string& b) { return resource_key(a) < resource_key(b); });
+    auto place = [&](const std::string& lane) {
+        return static_cast<std::size_t>(std::find(platform_order.begin(), platform_order.end(), lane) - platform_order.begin());
+    };
+    std::stable_sort(node.begin(), node.end(), [&](const std::string& a, const std::string& b) {
+        return std::make_pair(place(a), resource_key(a)) < std::make_pair(place(b), resource_key(b));
+    });
     gpu.insert(gpu.end(), node.begin(), node.end());
     return gpu;
 }
@@ -64,14 +66,6 @@ std::string node_lane_display_name(const std::string& lane) {
     return lane_display_name(lane);
 }
 
-std::string node_activity_label(const Activity& a, const TensorNames& names) {
-    const std::string label = activity_label(a, names), lane(a.lane);
-    if (label != a.label || std::string(lane_group(lane)) != "node") return label;
-    Activity request = a;  // labelled as the disk swap it is part of: the same verb and words
-    request.lane = ends_with(lane, " d2h") || ends_with(lane, " write") ? lane::kDiskWrite : lane::kDiskRead;
-    return activity_label(request, names);
-}
-
 int activity_gpu(const Activity& a) { return a.gpu; }
 int mark_gpu(const Mark& m) { return m.gpu; }
 
@@ -80,13 +74,17 @@ nlohmann::json node_page_data(const EventLog& log, const Summary& summary, const
     nlohmann::json colors = nlohmann::json::array(), memory = nlohmann::json::array(), kinds = nlohmann::json::array();
     for (int g = 0; g < gpus; ++g) {
         colors.push_back(kGpuColors[g % std::size(kGpuColors)]);
-        // GPU g's own log: its memory samples and residency changes (memory by kind reads these).
+        // GPU g's own log, as GPU 0's (memory by kind reads GPU 0's records): its memory
+        // samples, residency changes and swaps (a tensor in flight is memory of its own kind).
         EventLog own;
         own.reports_allocated = log.reports_allocated;
+        auto as_gpu0 = [](auto record) { record.gpu = 0; return record; };
         for (const MemorySample& m : log.memory)
-            if (m.gpu == g) own.memory.push_back(m);
+            if (m.gpu == g) own.memory.push_back(as_gpu0(m));
         for (const ResidencyChange& r : log.residency)
-            if (r.gpu == g) own.residency.push_back(r);
+            if (r.gpu == g) own.residency.push_back(as_gpu0(r));
+        for (const Activity& a : log.activities)
+            if (a.gpu == g && !is_resource_lane(a.lane)) own.activities.push_back(as_gpu0(a));
         memory.push_back(gantt_memory_series(own, end_ms));
         kinds.push_back(workload ? gantt_memory_kinds(own, *workload, end_ms) : nlohmann::json(nullptr));
     }

@@ -13,29 +13,26 @@
 
 #include "engine/event_log.h"
 #include "engine/summary.h"
-#include "report/activity_labels.h"
 #include "models/workload/workload.h"
 
 namespace memsim {
 
-// True when the page shows a node: a host tier (the summary has node figures) or several GPUs.
-bool gantt_shows_node(const EventLog& log, const Summary& summary);
+// True when the page shows a node: the log is a node's (platform.host.link) or has several GPUs.
+bool gantt_shows_node(const EventLog& log);
 
 // The lanes in drawing order for a node page: the GPU's lanes (compute, recompute, host RAM
 // write and read, disk write and read, then the others in the order given), then the
-// resource lanes: links (by name, numbers in numeric order, d2h before h2d), then disks
-// (write before read).
-std::vector<std::string> node_lane_order(const std::vector<std::string>& lanes);
+// resource lanes in the platform's order (EventLog::resource_lanes: each GPU's route from
+// the GPU side, then the disks), any other after them: links (by name, numbers in numeric
+// order, d2h before h2d), then disks (write before read).
+std::vector<std::string> node_lane_order(const std::vector<std::string>& lanes,
+                                         const std::vector<std::string>& platform_order = {});
 
 // lane_display_name, and "host RAM write" / "host RAM read" for the swaps to host RAM.
 std::string node_lane_display_name(const std::string& lane);
 
 // "node" for a resource lane (a link direction or a disk), "gpu" for the others.
 const char* lane_group(const std::string& lane);
-
-// activity_label, and for a resource lane's activity (which activity_label labels by its
-// engine label alone) what the request did: "swap out x316 (1.53 MiB)" on "switch0 d2h".
-std::string node_activity_label(const Activity& a, const TensorNames& names);
 
 int activity_gpu(const Activity& a);
 int mark_gpu(const Mark& m);

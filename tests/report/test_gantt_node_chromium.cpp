@@ -96,9 +96,9 @@ TEST_CASE("gantt chromium: a node's page switches GPUs and draws host RAM with i
     CHECK(probe_value(dom, "host-curve") == "yes");
     CHECK(probe_value(dom, "host-legend") == "host RAM in use | capacity 64.00 MiB");
     CHECK(probe_value(dom, "overlaps") == "0");
-    // "swap out tensor 17 (1.53 MiB) / disk0 write   GPU 1   op 12 / tensors 17 / 1.53 MiB (1605632 B) / start ..."
+    // "tensor x316 (1.53 MiB) / disk0 write   GPU 1   op 12 / tensors 17 / 1.53 MiB (1605632 B) / start ..."
     const std::string tip = probe_value(dom, "tip");
-    CHECK(std::regex_search(tip, std::regex("^swap out [^/]+ \\(\\d+\\.\\d\\d [KM]iB\\) / disk0 write   GPU 1   op \\d+ / tensors \\d+ / [0-9.]+ [KM]iB \\(\\d+ B\\) / start ")));
+    CHECK(std::regex_search(tip, std::regex("^tensor [^/]+ \\(\\d+\\.\\d\\d [KM]iB\\) / disk0 write   GPU 1   op \\d+ / tensors \\d+ / [0-9.]+ [KM]iB \\(\\d+ B\\) / start ")));
     CHECK(summary["host_peak_bytes"].get<std::uint64_t>() > 0);
     CHECK(summary["host_peak_bytes"].get<std::uint64_t>() <= 64u << 20);
 }

@@ -28,6 +28,8 @@ EventLog host_log() {
     log.add({lane::kHostRead, 3.0, 4.0, 0, "", {1}, 1024});
     log.sample(0.0, 1024, 1024, 1024);
     log.host_memory = {{1.0, 1024}, {4.0, 0}};
+    log.node = true;
+    log.host_capacity_bytes = 4096;
     return log;
 }
 
@@ -51,7 +53,9 @@ TEST_CASE("gantt node data: the GPU's lanes nearest tier first, then links, then
 TEST_CASE("gantt node data: only a node's page has the node's data and script", "[report]") {
     Summary single;
     single.time_ms = 4.0;
-    const std::string plain = gantt_html(host_log(), single, "plain");
+    EventLog not_node = host_log();
+    not_node.node = false;
+    const std::string plain = gantt_html(not_node, single, "plain");
     CHECK_FALSE(page_json(plain).contains("node"));
     CHECK(plain.find("memsimGanttNode = function") == std::string::npos);
     CHECK(plain.find("gpu-select") == std::string::npos);
@@ -81,16 +85,3 @@ TEST_CASE("gantt node data: only a node's page has the node's data and script", 
     CHECK(html.find("gpu-select") == std::string::npos);  // one GPU: no selector
 }
 
-TEST_CASE("gantt node data: a resource lane's activity is labelled as the swap it is part of", "[report]") {
-    const TensorNames names;
-    const Activity out{"switch0 d2h", 1.0, 2.0, 3, "", {5}, 2048};
-    const Activity in{"disk0 read", 1.0, 2.0, 3, "", {5}, 2048};
-    const Activity compute{lane::kCompute, 1.0, 2.0, 3, "conv", {5}, 2048};
-    Activity request = out;
-    request.lane = lane::kDiskWrite;
-    CHECK(node_activity_label(out, names) == activity_label(request, names));
-    CHECK(node_activity_label(out, names).rfind("swap out ", 0) == 0);
-    CHECK(node_activity_label(out, names).find("(2.00 KiB)") != std::string::npos);
-    CHECK(node_activity_label(in, names).rfind("swap in ", 0) == 0);
-    CHECK(node_activity_label(compute, names) == "conv");
-}
