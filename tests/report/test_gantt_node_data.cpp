@@ -58,7 +58,7 @@ TEST_CASE("gantt node data: only a node's page has the node's data and script", 
     const std::string plain = gantt_html(not_node, single, "plain");
     CHECK_FALSE(page_json(plain).contains("node"));
     CHECK(plain.find("memsimGanttNode = function") == std::string::npos);
-    CHECK(plain.find("gpu-select") == std::string::npos);
+    CHECK(plain.find("id=\"gpu-select\"") == std::string::npos);
 
     Summary node = single;
     node.node = NodeFigures{};
@@ -82,6 +82,6 @@ TEST_CASE("gantt node data: only a node's page has the node's data and script", 
     CHECK(html.find("memsimGanttNode = function") != std::string::npos);
     CHECK(html.find("GPUs <b>1</b>") != std::string::npos);
     CHECK(html.find("host RAM peak <b>1.00 KiB</b>") != std::string::npos);
-    CHECK(html.find("gpu-select") == std::string::npos);  // one GPU: no selector
+    CHECK(html.find("id=\"gpu-select\"") == std::string::npos);  // one GPU: no selector
 }
 
