@@ -208,7 +208,7 @@
     return out;
   }
 
-  // Step curve of one column of a series (memory, host RAM) on the scale `yOf`; each pixel
+  // Step curve of one column of a series (memory, host RAM) on the scale Y; each pixel
   // keeps its first, max, min and last value.
   function stepPath(mem, col, Y) {
     let lo = 0, hi = mem.length;

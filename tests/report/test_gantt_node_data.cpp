@@ -33,6 +33,23 @@ EventLog host_log() {
     return log;
 }
 
+// GPU 0 and GPU 1 compute; GPU 1 writes through its own link and the switch.
+void resource_lane_log(EventLog& log) {
+    log.add({lane::kCompute, 0.0, 4.0, 0, "conv", {1}, 1024});
+    Activity other{lane::kCompute, 0.5, 5.0, 0, "conv", {1}, 1024};
+    other.gpu = 1;
+    log.add(other);
+    for (const char* link : {"switch0 d2h", "pcie1 d2h"}) {
+        Activity flow{link, 1.0, 2.0, 0, "", {1}, 1024};
+        flow.gpu = 1;
+        log.add(flow);
+    }
+    log.resource_lanes = {"pcie0 d2h", "pcie1 d2h", "switch0 d2h"};
+    MemorySample first{0.0, 100, 100, 100}, second{0.5, 200, 200, 200};
+    second.gpu = 1;
+    log.memory = {first, second};
+}
+
 }  // namespace
 
 TEST_CASE("gantt node data: the GPU's lanes nearest tier first, then links, then disks", "[report]") {
@@ -85,3 +102,28 @@ TEST_CASE("gantt node data: only a node's page has the node's data and script", 
     CHECK(html.find("id=\"gpu-select\"") == std::string::npos);  // one GPU: no selector
 }
 
+
+TEST_CASE("gantt node data: two GPUs: each activity's GPU, each GPU's own memory curve, the selector", "[report]") {
+    EventLog log;
+    log.node = true;
+    log.gpus = 2;
+    resource_lane_log(log);
+    Summary summary;
+    summary.node = NodeFigures{};
+    summary.node->gpus = {{"ok", 4.0, 0.0, 1024, 0}, {"ok", 5.0, 1.0, 1024, 0}};
+    const std::string html = gantt_html(log, summary, "two");
+    const nlohmann::json data = page_json(html);
+    // Lanes: compute, then the links in the platform's order (the log's resource_lanes).
+    std::vector<std::string> lanes;
+    for (const auto& lane : data["lanes"]) lanes.push_back(lane["id"]);
+    CHECK(lanes == std::vector<std::string>{"compute", "pcie1 d2h", "switch0 d2h"});
+    CHECK(data["lanes"][2]["group"] == "node");
+    // [lane, start, end, op, label, tensors, bytes, for_tensor, gpu]
+    CHECK(data["activities"][0][8] == 0);
+    CHECK(data["activities"][1][8] == 1);
+    CHECK(data["activities"][3][8] == 1);
+    CHECK(data["node"]["memory"] == nlohmann::json::parse("[[[0.0, 100, 100]], [[0.5, 200, 200]]]"));
+    CHECK(data["node"]["gpu_summaries"][1]["time_ms"] == 5.0);
+    CHECK(html.find("<button data-gpu=\"0\" style=\"--c:#4e79a7\">0</button><button data-gpu=\"1\" style=\"--c:#f28e2b\">1"
+                    "</button><button data-gpu=\"all\">all</button>") != std::string::npos);
+}
