@@ -2,9 +2,12 @@
 // Draws the run from the JSON in <script id="memsim-data">: one lane per activity kind,
 // one thin lane per instant-event kind (evictions, drops, cancelled writes), and the
 // memory panel (memory by kind as a stacked area, the in-use and live curves, the budget).
+// On a node's page (data.node) gantt_node.js, loaded first, picks the rows and memory of
+// the selected GPU and draws the node's lanes and the host-RAM panel (window.memsimGanttNode).
 (function () {
   "use strict";
   const data = JSON.parse(document.getElementById("memsim-data").textContent);
+  const node = data.node ? window.memsimGanttNode(data) : null;
   const NS = "http://www.w3.org/2000/svg";
   const svg = document.getElementById("chart");
   const tip = document.getElementById("tooltip");
@@ -14,38 +17,44 @@
   const acts = data.activities;  // [lane, start_ms, end_ms, op, label index, tensors, bytes, for_tensor]
   const markKinds = data.mark_kinds;  // [{id, name, color, shape}]
   const marks = data.marks;      // [kind index, time_ms, op, tensor, bytes, label index]
-  const mem = data.memory;       // [time_ms, bytes_in_use, live_bytes(, allocated_bytes when data.reports_allocated)]
+  let mem = data.memory;         // [time_ms, bytes_in_use, live_bytes(, allocated_bytes when data.reports_allocated)]
   // A caching allocator (torch_caching): its footprint is the reserved segments, drawn
   // above the bytes in the blocks it handed out; the gap between them is fragmentation.
   const caching = data.reports_allocated;
-  const kinds = data.kinds;      // null, or {names, colors, rows: [time_ms, bytes per kind...]}
+  let kinds = data.kinds;        // null, or {names, colors, rows: [time_ms, bytes per kind...]}
   const byLane = lanes.map(() => []);
   acts.forEach((a, i) => byLane[a[0]].push(i));
   byLane.forEach(list => list.sort((x, y) => acts[x][1] - acts[y][1] || x - y));
   const byMarkKind = markKinds.map(() => []);
   marks.forEach((m, i) => byMarkKind[m[0]].push(i));
   byMarkKind.forEach(list => list.sort((x, y) => marks[x][1] - marks[y][1] || x - y));
-  const tensorsOf = a => (a[5] ? a[5].split(" ").map(Number) : []);
-  const subjectOf = a => (a[7] >= 0 ? [a[7]] : tensorsOf(a));
-  // A tensor's journey: every activity and mark that involves it.
-  const journeyActs = new Map(), journeyMarks = new Map();
-  const addTo = (map, t, i) => { if (!map.has(t)) map.set(t, []); map.get(t).push(i); };
-  acts.forEach((a, i) => { const ts = new Set(tensorsOf(a)); if (a[7] >= 0) ts.add(a[7]); ts.forEach(t => addTo(journeyActs, t, i)); });
-  marks.forEach((m, i) => { if (m[3] >= 0) addTo(journeyMarks, m[3], i); });
-
+  const actGpu = a => (node ? a[8] : 0), markGpu = m => (node ? m[6] : 0);
   const tEnd = data.end_ms > 0 ? data.end_ms : 1;
   let t0 = 0, t1 = tEnd;
   let width = 800;
   const kindTotal = r => { let s = 0; for (let k = 1; k < r.length; k++) s += r[k]; return s; };
-  let memMax = mem.reduce((top, m) => Math.max(top, m[1], m[2]), Math.max(1, data.budget_bytes || 0));
-  if (kinds) memMax = kinds.rows.reduce((top, r) => Math.max(top, kindTotal(r)), memMax);
+  // One scale for every GPU's memory, so that switching GPUs compares them.
+  const seriesMax = (series, k) => {
+    let top = (series || []).reduce((t, m) => Math.max(t, m[1], m[2]), 0);
+    if (k) top = k.rows.reduce((t, r) => Math.max(t, kindTotal(r)), top);
+    return top;
+  };
+  let memMax = Math.max(Math.max(1, data.budget_bytes || 0), seriesMax(mem, kinds));
+  if (node) node.memory.forEach((series, g) => { memMax = Math.max(memMax, seriesMax(series, node.kinds[g])); });
   memMax *= 1.08;
-  const rows = lanes.map(l => ({kind: "lane", h: LANE_H, lane: l})).concat(markKinds.map(k => ({kind: "marks", h: MARK_H, lane: k})));
-  let y = TOP;
-  rows.forEach(r => { r.y = y; y += r.h + LANE_GAP; });
-  const lanesBottom = y;
-  const memTop = lanesBottom + 10, memBottom = memTop + MEM_H;
-  const height = memBottom + AXIS_H;
+  // A row: an activity lane (its bands: the activities to draw, where and in which colour),
+  // an instant-event lane, or (on a node) a group's title.
+  let rows = lanes.map((l, li) => ({kind: "lane", h: LANE_H, lane: l, bands: [{list: byLane[li], color: l.color}]}))
+    .concat(markKinds.map((k, ki) => ({kind: "marks", h: MARK_H, lane: k, list: byMarkKind[ki]})));
+  let memTop = 0, memBottom = 0, bottom = 0, height = 0;  // set by layout()
+  function layout() {
+    if (node) { rows = node.rows(LANE_H, MARK_H); mem = node.mem(); kinds = node.kinds[node.selected] || null; }
+    let y = TOP;
+    rows.forEach(r => { r.y = y; y += r.h + LANE_GAP; });
+    memTop = y + 10; memBottom = memTop + MEM_H;
+    bottom = node ? node.layout(memBottom) : memBottom;
+    height = bottom + AXIS_H;
+  }
   let drawnBars = new Map(), drawnMarks = new Map();
 
   function el(name, attrs, parent, text) {
@@ -91,38 +100,48 @@
   }
 
   // A bar's label inside it, only when the whole label fits in its visible part.
-  function barLabel(g, x0, x1, y, text) {
-    if (x1 - x0 < 40) return;
-    const t = el("text", {class: "bar-label", x: x0 + 3, y: y + LANE_H / 2 + 3.5}, g, text);
+  function barLabel(g, x0, x1, y, h, text) {
+    if (x1 - x0 < 40 || h < 16) return;
+    const t = el("text", {class: "bar-label", x: x0 + 3, y: y + h / 2 + 3.5}, g, text);
     if (t.getComputedTextLength() > x1 - x0 - 6) g.removeChild(t);
   }
 
+  // A lane's bands: all of it (one GPU), or one stripe per GPU on a node's shared lane.
   function drawLane(row, g) {
-    const li = lanes.indexOf(row.lane), y = row.y, color = row.lane.color;
+    const n = row.bands.length;
+    row.bands.forEach((band, b) => {
+      const h = n === 1 ? LANE_H : row.h / n;
+      if (band.back) el("rect", {class: "band-bg", x: LEFT, y: row.y + b * h, width: width - LEFT - RIGHT, height: h, fill: band.back}, g);
+      drawBand(row, band, row.y + b * (n === 1 ? 0 : h), n === 1 ? row.h : h, g);
+    });
+  }
+  function drawBand(row, band, y, h, g) {
+    const color = band.color, gpu = node ? {"data-gpu": band.gpu} : {}, laneId = (band.lane || row.lane).id;
+    const bar = (i, x, w) => el("rect", Object.assign({class: "bar", "data-lane": laneId, "data-i": i}, gpu, {x: x, y: y, width: w, height: h, fill: color}), g);
     let agg = null;
     const flush = () => {
       if (!agg) return;
       const w = Math.max(1, agg.x1 - agg.x0);
       if (agg.n === 1) {
-        drawnBars.set(agg.first, el("rect", {class: "bar", "data-lane": row.lane.id, "data-i": agg.first, x: agg.x0, y: y, width: w, height: LANE_H, fill: color}, g));
+        drawnBars.set(agg.first, bar(agg.first, agg.x0, w));
       } else {
         // Busy share of the merged span sets the opacity: a dense run looks solid, a sparse one pale.
         const span = Math.max(agg.t1 - agg.t0, 1e-12);
         const opacity = (0.35 + 0.65 * Math.min(1, agg.busy / span)).toFixed(2);
-        el("rect", {class: "agg", "data-lane": row.lane.id, "data-count": agg.n, "data-first": agg.first, "data-last": agg.last,
+        el("rect", Object.assign({class: "agg", "data-lane": laneId, "data-count": agg.n}, gpu, {"data-first": agg.first, "data-last": agg.last,
                     "data-busy": agg.busy, "data-bytes": agg.bytes, "data-t0": agg.t0, "data-t1": agg.t1,
-                    x: agg.x0, y: y, width: w, height: LANE_H, fill: color, "fill-opacity": opacity}, g);
+                    x: agg.x0, y: y, width: w, height: h, fill: color, "fill-opacity": opacity}), g);
       }
       agg = null;
     };
     const labels = [];
-    for (const i of byLane[li]) {
+    for (const i of band.list) {
       const a = acts[i];
       if (a[2] < t0 || a[1] > t1) continue;
       const x0 = clampX(X(a[1])), x1 = clampX(X(a[2]));
       if (x1 - x0 >= 1) {
         flush();
-        drawnBars.set(i, el("rect", {class: "bar", "data-lane": row.lane.id, "data-i": i, x: x0, y: y, width: x1 - x0, height: LANE_H, fill: color}, g));
+        drawnBars.set(i, bar(i, x0, x1 - x0));
         labels.push([x0, x1, data.labels[a[4]]]);
       } else if (agg && x0 <= agg.x1 + 1) {
         agg.x1 = Math.max(agg.x1, x1); agg.n++; agg.last = i; agg.busy += a[2] - a[1]; agg.bytes += a[6]; agg.t1 = Math.max(agg.t1, a[2]);
@@ -132,7 +151,7 @@
       }
     }
     flush();
-    for (const [x0, x1, text] of labels) barLabel(g, x0, x1, y, text);
+    for (const [x0, x1, text] of labels) barLabel(g, x0, x1, y, h, text);
   }
 
   function markShape(shape, x, y, h) {
@@ -143,7 +162,7 @@
   }
   // Instant events as markers; markers closer than 4 px merge into one that counts them.
   function drawMarks(row, g) {
-    const ki = markKinds.indexOf(row.lane), kind = row.lane;
+    const kind = row.lane;
     const cross = kind.shape === "cross";
     const style = cross ? {fill: "none", stroke: kind.color, "stroke-width": 2} : {fill: kind.color};
     let group = null;
@@ -162,7 +181,7 @@
       }
       group = null;
     };
-    for (const i of byMarkKind[ki]) {
+    for (const i of row.list) {
       const m = marks[i];
       if (m[1] < t0 || m[1] > t1) continue;
       const x = X(m[1]);
@@ -189,8 +208,9 @@
     return out;
   }
 
-  // Step curve of one memory column; each pixel keeps its first, max, min and last value.
-  function memoryPath(col) {
+  // Step curve of one column of a series (memory, host RAM) on the scale Y; each pixel
+  // keeps its first, max, min and last value.
+  function stepPath(mem, col, Y) {
     let lo = 0, hi = mem.length;
     while (lo < hi) { const mid = (lo + hi) >> 1; if (mem[mid][0] < t0) lo = mid + 1; else hi = mid; }
     const start = Math.max(0, lo - 1);
@@ -217,6 +237,8 @@
     d += "L" + clampX(X(tStop)).toFixed(2) + "," + Y(value).toFixed(2);
     return d;
   }
+
+  const memoryPath = col => stepPath(mem, col, Y);
 
   // Memory by kind, stacked: one closed step path per kind between its lower and upper edge.
   function drawKinds(g) {
@@ -262,6 +284,7 @@
   }
 
   function render() {
+    layout();
     width = Math.max(720, document.documentElement.clientWidth - 40);
     svg.setAttribute("width", width);
     svg.setAttribute("height", height);
@@ -276,16 +299,17 @@
     const grid = el("g", {class: "time-axis"}, svg);
     for (const v of niceTicks(t0 * unit.per_ms, t1 * unit.per_ms, Math.max(2, Math.floor((width - LEFT - RIGHT) / 110)))) {
       const x = X(v / unit.per_ms);
-      el("line", {class: "grid", x1: x, x2: x, y1: TOP, y2: memBottom}, grid);
+      el("line", {class: "grid", x1: x, x2: x, y1: TOP, y2: bottom}, grid);
       // A label centred on a tick near an edge would run into the memory axis's labels:
       // it is aligned to the tick from the inside instead (about 3.6 px per half character).
       const label = String(+v.toPrecision(6)), half = label.length * 3.6;
       const anchor = x - half < LEFT ? "start" : x + half > width - RIGHT ? "end" : "middle";
-      el("text", {class: "axis-label tick", x: x, y: memBottom + 14, "text-anchor": anchor}, grid, label);
+      el("text", {class: "axis-label tick", x: x, y: bottom + 14, "text-anchor": anchor}, grid, label);
     }
-    el("text", {class: "axis-label", x: width - RIGHT, y: memBottom + 30, "text-anchor": "end"}, grid, "simulated time (" + unit.name + ")");
+    el("text", {class: "axis-label", x: width - RIGHT, y: bottom + 30, "text-anchor": "end"}, grid, "simulated time (" + unit.name + ")");
 
     rows.forEach(row => {
+      if (row.kind === "group") { node.drawGroupTitle(row, svg, el, LEFT, width - RIGHT); return; }
       const mark = row.kind === "marks";
       const g = el("g", mark ? {class: "mark-lane", "data-kind": row.lane.id} : {class: "lane", "data-lane": row.lane.id}, svg);
       el("text", {class: "lane-label", x: LEFT - 8, y: row.y + row.h / 2 + 4, "text-anchor": "end"}, g, row.lane.name);
@@ -307,7 +331,8 @@
     el("text", {class: "lane-label", transform: "translate(16," + (memTop + MEM_H / 2) + ") rotate(-90)", "text-anchor": "middle"}, m, "memory");
     const curves = el("g", {"clip-path": "url(#plot-area)"}, m);
     if (kinds) drawKinds(curves);
-    if (mem.length) {
+    if (node && node.selected === "all") node.drawAllMemory(curves, c => stepPath(c, 1, Y), el);
+    else if (mem.length) {
       el("path", {id: "live-bytes", d: memoryPath(2), fill: "none", stroke: "#222", "stroke-width": 1.2, "stroke-dasharray": "2 2"}, curves);
       if (caching) el("path", {id: "allocated-bytes", d: memoryPath(3), fill: "none", stroke: "#2ca02c", "stroke-width": 1.5}, curves);
       el("path", {id: "memory-in-use", d: memoryPath(1), fill: "none", stroke: "#1f3b73", "stroke-width": 2}, curves);
@@ -315,10 +340,14 @@
     if (data.budget_bytes)
       el("line", {id: "budget", x1: LEFT, x2: width - RIGHT, y1: Y(data.budget_bytes), y2: Y(data.budget_bytes),
                   stroke: "#d62728", "stroke-dasharray": "7 4", "stroke-width": 2}, m);
-    drawMemoryLegend(m);
-    if (data.forward_end_ms !== null && data.forward_end_ms >= t0 && data.forward_end_ms <= t1) {
+    if (node && node.selected === "all") node.drawAllLegend(m, width - RIGHT + 14, memTop + 4, el);
+    else drawMemoryLegend(m);
+    if (node) node.drawHost({el: el, svg: svg, X: X, T: T, clampX: clampX, stepPath: stepPath, niceTicks: niceTicks, fmtBytes: fmtBytes,
+                             left: LEFT, right: width - RIGHT, tEnd: tEnd});
+    // The boundary is GPU 0's (the log has no other's).
+    if (data.forward_end_ms !== null && data.forward_end_ms >= t0 && data.forward_end_ms <= t1 && (!node || node.selected === 0)) {
       const x = X(data.forward_end_ms);
-      el("line", {id: "forward-end", x1: x, x2: x, y1: TOP - 6, y2: memBottom, stroke: "#000", "stroke-dasharray": "3 3"}, svg);
+      el("line", {id: "forward-end", x1: x, x2: x, y1: TOP - 6, y2: node ? bottom : memBottom, stroke: "#000", "stroke-dasharray": "3 3"}, svg);
       // Above the lanes, each only where it fits inside the plot area.
       const fwd = el("text", {class: "phase-label", x: x - 4, y: TOP - 9, "text-anchor": "end"}, svg, "\u2190 forward");
       if (x - 4 - fwd.getComputedTextLength() < LEFT) svg.removeChild(fwd);
@@ -356,90 +385,16 @@
   document.getElementById("reset").addEventListener("click", () => setWindow(0, tEnd));
   window.addEventListener("resize", render);
 
-  function rowAt(series, t) {
-    let lo = 0, hi = series.length;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (series[mid][0] <= t) lo = mid + 1; else hi = mid; }
-    return lo > 0 ? series[lo - 1] : null;
-  }
-  // One line per tensor: what happened to it over the run.
-  function journeyText(t) {
-    const name = data.tensor_names ? data.tensor_names[t] : null;
-    const parts = [];
-    const count = (lane) => (journeyActs.get(t) || []).filter(i => lanes[acts[i][0]].id === lane);
-    const w = count("disk_write"), r = count("disk_read"), s = count("stall"), rc = count("recompute");
-    if (w.length) parts.push("written at " + w.map(i => fmtTime(acts[i][1])).join(", "));
-    if (r.length) parts.push("read at " + r.map(i => fmtTime(acts[i][1])).join(", "));
-    if (s.length) parts.push(s.length + " stall(s), " + fmtTime(s.reduce((sum, i) => sum + acts[i][2] - acts[i][1], 0)));
-    if (rc.length) parts.push("recomputed " + rc.length + "x");
-    const happened = {evict_to_disk: "evicted to disk", drop: "dropped", cancel_write: "write cancelled"};
-    for (const mi of journeyMarks.get(t) || []) {
-      const id = markKinds[marks[mi][0]].id;
-      parts.push((happened[id] || id) + " at " + fmtTime(marks[mi][1]));
-    }
-    return parts.length ? "\ntensor " + (name !== null && name !== undefined ? name : "#" + t) + ": " + parts.join("; ") : "";
-  }
-  function highlight(tensors) {
-    const wanted = new Set(), wantedMarks = new Set();
-    for (const t of tensors) {
-      (journeyActs.get(t) || []).forEach(i => wanted.add(i));
-      (journeyMarks.get(t) || []).forEach(i => wantedMarks.add(i));
-    }
-    svg.querySelectorAll(".hl").forEach(e => e.classList.remove("hl"));
-    if (!tensors.length) { svg.classList.remove("focus"); return; }
-    svg.classList.add("focus");
-    wanted.forEach(i => { const e = drawnBars.get(i); if (e) e.classList.add("hl"); });
-    wantedMarks.forEach(i => { const e = drawnMarks.get(i); if (e) e.classList.add("hl"); });
-  }
-  function describe(target, e) {
-    if (target && target.classList.contains("bar")) {
-      const a = acts[+target.getAttribute("data-i")];
-      const subject = subjectOf(a).slice(0, 3);
-      return {tensors: subjectOf(a), text: data.labels[a[4]] + "\n" + lanes[a[0]].name + (a[3] >= 0 ? "   op " + a[3] : "") +
-             (a[5] ? "\ntensors " + a[5] : "") + (a[6] ? "\n" + fmtBytes(a[6]) + " (" + a[6] + " B)" : "") +
-             "\nstart " + fmtTime(a[1]) + "   duration " + fmtTime(a[2] - a[1]) + subject.map(journeyText).join("")};
-    }
-    if (target && target.classList.contains("mark")) {
-      const mk = marks[+target.getAttribute("data-m")];
-      return {tensors: mk[3] >= 0 ? [mk[3]] : [], text: data.labels[mk[5]] + "\n" + markKinds[mk[0]].name + (mk[2] >= 0 ? "   op " + mk[2] : "") +
-             "\nat " + fmtTime(mk[1]) + (mk[3] >= 0 ? journeyText(mk[3]) : "")};
-    }
-    if (target && target.classList.contains("mark-agg")) {
-      const first = marks[+target.getAttribute("data-first")], last = marks[+target.getAttribute("data-last")];
-      const bytes = +target.getAttribute("data-bytes");
-      return {tensors: [], text: target.getAttribute("data-count") + " " + markKinds[first[0]].name + " (merged: closer than 4 px; zoom in)\n" +
-             fmtTime(first[1]) + " \u2013 " + fmtTime(last[1]) + (bytes ? "\n" + fmtBytes(bytes) + " in all" : "")};
-    }
-    if (target && target.classList.contains("agg")) {
-      const first = acts[+target.getAttribute("data-first")], last = acts[+target.getAttribute("data-last")];
-      const bytes = +target.getAttribute("data-bytes");
-      return {tensors: [], text: target.getAttribute("data-count") + " activities (merged: narrower than a pixel; zoom in)\n" +
-             data.labels[first[4]] + " \u2026 " + data.labels[last[4]] +
-             "\n" + fmtTime(+target.getAttribute("data-t0")) + " \u2013 " + fmtTime(+target.getAttribute("data-t1")) +
-             "   busy " + fmtTime(+target.getAttribute("data-busy")) + (bytes ? "\n" + fmtBytes(bytes) : "")};
-    }
-    const x = svgX(e), y = svgY(e);
-    if (y >= memTop && y <= memBottom && x >= LEFT && x <= width - RIGHT) {
-      const t = T(x), s = rowAt(mem, t);
-      let text = "t = " + fmtTime(t) + (caching ? "\nreserved " : "\nin use ") + fmtBytes(s ? s[1] : 0) +
-                 (caching ? "\nallocated " + fmtBytes(s ? s[3] : 0) : "") + "\nlive " + fmtBytes(s ? s[2] : 0);
-      const k = kinds ? rowAt(kinds.rows, t) : null;
-      if (k) kinds.names.forEach((n, j) => { if (k[j + 1]) text += "\n  " + n + " " + fmtBytes(k[j + 1]); });
-      return {tensors: [], text: text};
-    }
-    return null;
-  }
-  svg.addEventListener("mousemove", e => {
-    const found = drag ? null : describe(e.target.closest ? e.target.closest(".bar,.agg,.mark,.mark-agg") : null, e);
-    highlight(found ? found.tensors : []);
-    if (!found) { tip.style.display = "none"; return; }
-    tip.textContent = found.text;
-    tip.style.display = "block";
-    tip.style.left = Math.min(e.clientX + 14, window.innerWidth - tip.offsetWidth - 4) + "px";
-    tip.style.top = Math.min(e.clientY + 14, window.innerHeight - tip.offsetHeight - 4) + "px";
-  });
-  svg.addEventListener("mouseleave", () => { tip.style.display = "none"; highlight([]); });
-  // gantt.html#t=A,B opens on the window A..B ms (a link to a zoomed view).
-  const initial = /^#t=([0-9.eE+-]+),([0-9.eE+-]+)$/.exec(window.location.hash);
+  // Tooltips and the highlighted journey of the tensor under the pointer (gantt_tooltip.js).
+  window.memsimGanttTooltip({data: data, node: node, svg: svg, tip: tip, actGpu: actGpu, markGpu: markGpu, fmtTime: fmtTime,
+    fmtBytes: fmtBytes, svgX: svgX, svgY: svgY, T: T, LEFT: LEFT, RIGHT: RIGHT, caching: caching,
+    now: () => ({width: width, memTop: memTop, memBottom: memBottom, mem: mem, kinds: kinds, drag: drag,
+                 drawnBars: drawnBars, drawnMarks: drawnMarks})});
+  if (node) node.onSelect(render);
+  // gantt.html#t=A,B opens on the window A..B ms (a link to a zoomed view); on a node
+  // #gpu=G (or #t=A,B&gpu=G, G a number or "all") opens on that GPU.
+  const initial = /^#t=([0-9.eE+-]+),([0-9.eE+-]+)(&|$)/.exec(window.location.hash);
+  if (node) node.select(/(^#|&)gpu=(\d+|all)$/.exec(window.location.hash));
   if (initial && +initial[2] > +initial[1]) setWindow(+initial[1], +initial[2]);
   else render();
 })();

@@ -9,9 +9,10 @@
 #include <nlohmann/json.hpp>
 
 #include "report/activity_labels.h"
+#include "report/gantt_node_data.h"
 #include "report/gantt_page.h"
+#include "report/gantt_series.h"
 #include "report/lanes.h"
-#include "report/memory_kinds.h"
 #include "report/text_format.h"
 
 namespace memsim {
@@ -37,16 +38,15 @@ std::string lane_color(const std::string& lane, std::size_t unknown_index) {
                                                              {lane::kRecompute, "#f28e2b"},
                                                              {lane::kDiskWrite, "#e15759"},
                                                              {lane::kDiskRead, "#59a14f"},
-                                                             {lane::kStall, "#b07aa1"}};
+                                                             {lane::kStall, "#b07aa1"},
+                                                             {lane::kHostWrite, "#ff9d9a"},
+                                                             {lane::kHostRead, "#8cd17d"}};
     static const char* const palette[] = {"#76b7b2", "#edc948", "#ff9da7", "#9c755f", "#bab0ac"};
     auto it = known.find(lane);
     return it != known.end() ? it->second : palette[unknown_index % std::size(palette)];
 }
 
-double round_ns(double ms) {
-    const double r = std::round(ms * 1e6) / 1e6;
-    return r == 0.0 ? 0.0 : r;
-}
+double round_ns(double ms) { return gantt_round_ns(ms); }
 
 // The data the page's script draws from; strings are de-duplicated into a label table.
 struct MarkStyle {
@@ -60,12 +60,12 @@ MarkStyle mark_style(const std::string& kind) {
     return {"#7b4f9d", "diamond"};
 }
 
-// Fills of memory by kind: pale, so the in-use, live and budget lines stay readable on top.
-const char* const kKindColors[kMemoryKinds] = {"#c9c3bf", "#a0cbe8", "#ffbe7d", "#d4a6c8", "#ff9d9a", "#8cd17d"};
-
-nlohmann::json page_data(const EventLog& log, const Workload* workload) {
+// On a node (report/gantt_node_data.h) each activity and mark also says its GPU, each lane
+// its group, and the page gets the node's data; otherwise the data is as it always was.
+nlohmann::json page_data(const EventLog& log, const Summary& summary, const Workload* workload) {
     const TensorNames names(workload);
-    const std::vector<std::string> lanes = ordered_lanes(log);
+    const bool node = gantt_shows_node(log);
+    const std::vector<std::string> lanes = node ? node_lane_order(ordered_lanes(log), log.resource_lanes) : ordered_lanes(log);
     std::map<std::string, int> lane_index;
     nlohmann::json lane_list = nlohmann::json::array();
     std::size_t unknown = 0;
@@ -73,8 +73,9 @@ nlohmann::json page_data(const EventLog& log, const Workload* workload) {
         lane_index[lanes[i]] = static_cast<int>(i);
         const bool is_known = is_known_lane(lanes[i]);
         lane_list.push_back({{"id", lanes[i]},
-                             {"name", lane_display_name(lanes[i])},
+                             {"name", node ? node_lane_display_name(lanes[i]) : lane_display_name(lanes[i])},
                              {"color", lane_color(lanes[i], is_known ? 0 : unknown++)}});
+        if (node) lane_list.back()["group"] = lane_group(lanes[i]);
     }
     std::map<std::string, int> label_index;
     nlohmann::json labels = nlohmann::json::array();
@@ -94,6 +95,7 @@ nlohmann::json page_data(const EventLog& log, const Workload* workload) {
         const std::string lane(a.lane);
         activities.push_back({lane_index.at(lane), round_ns(a.start_ms), round_ns(a.end_ms), a.op,
                               label_id(label.empty() ? lane : label), join_ints(a.tensors, ' '), a.bytes, a.for_tensor});
+        if (node) activities.back().push_back(activity_gpu(a));
         end_ms = std::max(end_ms, a.end_ms);
         for (int t : a.tensors) named(t);
         named(a.for_tensor);
@@ -114,42 +116,17 @@ nlohmann::json page_data(const EventLog& log, const Workload* workload) {
     for (const Mark& m : log.marks) {
         const auto kind = std::find(mark_kinds.begin(), mark_kinds.end(), m.kind) - mark_kinds.begin();
         marks.push_back({kind, round_ns(m.time_ms), m.op, m.tensor, m.bytes, label_id(mark_label(m, names))});
+        if (node) marks.back().push_back(mark_gpu(m));
         end_ms = std::max(end_ms, m.time_ms);
         named(m.tensor);
     }
-    nlohmann::json kinds = nullptr;
-    if (workload) {
-        const std::vector<MemoryByKindRow> rows = memory_by_kind(log, *workload);
-        // Only the kinds the run had, bottom of the stack first.
-        std::vector<std::size_t> used;
-        for (std::size_t k = 0; k < kMemoryKinds; ++k)
-            if (std::any_of(rows.begin(), rows.end(), [&](const MemoryByKindRow& r) { return r.bytes[k] > 0; })) used.push_back(k);
-        if (!used.empty()) {
-            kinds = {{"names", nlohmann::json::array()}, {"colors", nlohmann::json::array()}, {"rows", nlohmann::json::array()}};
-            for (std::size_t k : used) {
-                kinds["names"].push_back(memory_kind_name(static_cast<MemoryKind>(k)));
-                kinds["colors"].push_back(kKindColors[k]);
-            }
-            for (const MemoryByKindRow& r : rows) {
-                nlohmann::json row = {round_ns(r.time_ms)};
-                for (std::size_t k : used) row.push_back(r.bytes[k]);
-                kinds["rows"].push_back(std::move(row));
-                end_ms = std::max(end_ms, r.time_ms);
-            }
-        }
-    }
+    // A node's page draws each GPU's memory from "node" (so "memory" is empty, "kinds" null).
+    nlohmann::json node_data = node ? node_page_data(log, summary, workload, end_ms) : nlohmann::json(nullptr);
+    const nlohmann::json kinds = node ? nlohmann::json(nullptr) : workload ? gantt_memory_kinds(log, *workload, end_ms) : nlohmann::json(nullptr);
     nlohmann::json name_table = nlohmann::json::object();
     for (const auto& [t, name] : tensor_names) name_table[std::to_string(t)] = name;
-    std::vector<MemorySample> samples = log.memory;
-    std::stable_sort(samples.begin(), samples.end(),
-                     [](const MemorySample& a, const MemorySample& b) { return a.time_ms < b.time_ms; });
-    nlohmann::json memory = nlohmann::json::array();
-    for (const MemorySample& m : samples) {
-        if (log.reports_allocated) memory.push_back({round_ns(m.time_ms), m.bytes_in_use, m.live_bytes, m.allocated_bytes});
-        else memory.push_back({round_ns(m.time_ms), m.bytes_in_use, m.live_bytes});
-        end_ms = std::max(end_ms, m.time_ms);
-    }
-    return {{"lanes", lane_list},
+    const nlohmann::json memory = node ? nlohmann::json::array() : gantt_memory_series(log, end_ms);
+    nlohmann::json data = {{"lanes", lane_list},
             {"labels", labels},
             {"activities", activities},
             {"mark_kinds", kind_list},
@@ -161,6 +138,8 @@ nlohmann::json page_data(const EventLog& log, const Workload* workload) {
             {"budget_bytes", log.budget_bytes ? nlohmann::json(*log.budget_bytes) : nlohmann::json(nullptr)},
             {"forward_end_ms", log.forward_end_ms >= 0 ? nlohmann::json(round_ns(log.forward_end_ms)) : nlohmann::json(nullptr)},
             {"end_ms", round_ns(end_ms)}};
+    if (node) data["node"] = std::move(node_data);
+    return data;
 }
 
 // JSON inside <script>: '<' only occurs inside strings, where \u003c is the same character,
@@ -199,6 +178,11 @@ std::string summary_html(const Summary& s, const EventLog& log) {
     item("written", format_bytes_human(s.bytes_written));
     item("read", format_bytes_human(s.bytes_read));
     item("swap selected", std::to_string(s.swap_selected_tensors));
+    if (s.node) {  // the node's figures (time and the others above are GPU 0's)
+        item("GPUs", std::to_string(s.node->gpus.size()));
+        item("step time", fmt::format("{:.3f} ms", s.node->step_time_ms));
+        item("host RAM peak", format_bytes_human(s.node->host_peak_bytes));
+    }
     // Instant events, counted per kind (what the markers below show).
     std::map<std::string, std::size_t> marks;
     for (const Mark& m : log.marks) ++marks[m.kind];
@@ -233,10 +217,13 @@ std::string gantt_html(const EventLog& log, const Summary& summary, const std::s
 
 std::string gantt_html(const EventLog& log, const Summary& summary, const RunHeader& header, const Workload* workload) {
     const std::string& title = header.title;
-    const nlohmann::json data = page_data(log, workload);
+    const nlohmann::json data = page_data(log, summary, workload);
+    // On a node of several GPUs its lanes are drawn in the GPUs' colours: the selector is their legend.
+    const int gpus = data.contains("node") ? data["node"]["gpus"].get<int>() : 1;
     std::string legend;
     for (const auto& lane : data["lanes"])
-        legend += fmt::format("<span style=\"--c:{}\">{}</span>", lane["color"].get<std::string>(),
+        if (gpus == 1 || lane["group"] != "node")
+            legend += fmt::format("<span style=\"--c:{}\">{}</span>", lane["color"].get<std::string>(),
                               html_escape(lane["name"].get<std::string>()));
     std::string html;
     html += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
@@ -250,9 +237,18 @@ std::string gantt_html(const EventLog& log, const Summary& summary, const RunHea
             "<button id=\"reset\">reset</button><span id=\"window\"></span>";
     html += fmt::format("<span class=\"legend\">{}</span>", legend);
     html += "<span>wheel: zoom, drag: pan, double-click: reset</span></div>\n";
+    if (gpus > 1) {
+        html += "<div class=\"controls\"><span id=\"gpu-select\">show GPU";
+        for (int g = 0; g < gpus; ++g)
+            html += fmt::format("<button data-gpu=\"{}\" style=\"--c:{}\">{}</button>", g,
+                                data["node"]["gpu_colors"][g].get<std::string>(), g);
+        html += "<button data-gpu=\"all\">all</button></span><span id=\"gpu-figures\"></span></div>\n";
+    }
     html += "<noscript>This chart is drawn by JavaScript; enable it to see the lanes.</noscript>\n";
     html += "<svg id=\"chart\" xmlns=\"http://www.w3.org/2000/svg\"></svg>\n<div id=\"tooltip\"></div>\n";
     html += "<script id=\"memsim-data\" type=\"application/json\">" + script_safe(data.dump()) + "</script>\n";
+    html += fmt::format("<script>{}</script>\n", gantt_page::kTooltipScript);
+    if (data.contains("node")) html += fmt::format("<script>{}</script>\n", gantt_page::kNodeScript);
     html += fmt::format("<script>{}</script>\n</body>\n</html>\n", gantt_page::kScript);
     return html;
 }

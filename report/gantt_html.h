@@ -18,6 +18,13 @@
 // kind, stacked, with a legend (<g class="memory-legend-item">) beside the panel.
 // Hovering a bar or a marker shows its label and highlights (class "hl") every bar and
 // marker of the same tensor's journey.
+//
+// A node's page (report/gantt_node_data.h) also has, for several GPUs, a selector
+// <span id="gpu-select"> of <button data-gpu="G|all"> and the selected GPU's figures in
+// <span id="gpu-figures">; bars carry data-gpu="G"; group titles are <g class="lane-group">;
+// the resource lanes are drawn one stripe per GPU; "all" draws each GPU's memory in use as
+// <path class="gpu-memory" data-gpu="G">; the host-RAM panel is <g class="host-memory">
+// with <path id="host-in-use"> and the capacity <line id="host-capacity">.
 #pragma once
 
 #include <string>

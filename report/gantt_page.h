@@ -1,10 +1,13 @@
-// The static parts of gantt.html: its style and script, written as the real files
-// report/gantt.css and report/gantt.js and embedded at build time.
+// The static parts of gantt.html: its style and scripts, written as the real files
+// report/gantt.css, report/gantt_tooltip.js, report/gantt.js and (a node's page only)
+// report/gantt_node.js, embedded at build time.
 #pragma once
 
 namespace memsim::gantt_page {
 
 extern const char* const kStyle;
 extern const char* const kScript;
+extern const char* const kTooltipScript;
+extern const char* const kNodeScript;
 
 }  // namespace memsim::gantt_page

@@ -93,3 +93,14 @@ TEST_CASE("gantt chromium: no overlapping text for MobilenetV2 under dtr at 60%"
                       "run scenarios/mobilenetv2_b4.yaml --set policy.allocator=os --set platform.memory.budget_ratio=0.6 "
                       "--set policy.recompute.heuristic=dtr");
 }
+
+TEST_CASE("gantt chromium: no overlapping text on a node's page (host RAM chart, node lanes, GPU selector)", "[chromium]") {
+    SKIP_WITHOUT_CHROMIUM();
+    for (const char* gpus : {"1", "4"}) {
+        SECTION(std::string("gpus ") + gpus) {
+            check_no_overlaps(std::string("node_gpus") + gpus,
+                              std::string("run scenarios/tiers_host_ram_sweep.yaml --set platform.host.memory=64MiB "
+                                          "--set platform.gpus=") + gpus);
+        }
+    }
+}
