@@ -135,6 +135,8 @@ void read_route(const Reader& r, const pt::ptree& node, XmlZone& zone) {
     const std::string sym = Reader::attr(node, "symmetrical").value_or("YES");
     if (sym != "YES" && sym != "yes" && sym != "NO" && sym != "no") r.fail(elem, "symmetrical must be YES or NO");
     route.symmetrical = sym == "YES" || sym == "yes";
+    for (const std::string& end : {route.src, route.dst})
+        if (!zone.netpoints.count(end)) route.undeclared_ends.push_back(end);
     only(r, node, elem, {"link_ctn"}, "a route lists <link_ctn> elements");
     for (const auto& [tag, ctn] : node) {
         if (tag != "link_ctn") continue;
@@ -274,10 +276,11 @@ PlatformXml read_platform_xml(const std::string& file) {
 
     // After the names, so that a missing GPU or host is reported as such.
     for (const XmlRoute& route : zone.routes)
-        for (const std::string& end : {route.src, route.dst})
-            if (!zone.netpoints.count(end))
-                r.fail(fmt::format("route src=\"{}\" dst=\"{}\"", route.src, route.dst),
-                       fmt::format("'{}' is no host or router of zone '{}'", end, zone.id));
+        for (const std::string& end : route.undeclared_ends)
+            r.fail(fmt::format("route src=\"{}\" dst=\"{}\"", route.src, route.dst),
+                   zone.netpoints.count(end) ? fmt::format("'{}' is declared after this route: SimGrid needs the hosts and "
+                                                           "routers before the routes that name them", end)
+                                             : fmt::format("'{}' is no host or router of zone '{}'", end, zone.id));
     for (int g = 0; g < out.gpus; ++g) {
         const std::string gpu = fmt::format("gpu{}", g);
         const auto missing = [&](const std::string& from, const std::string& to) {

@@ -25,6 +25,7 @@ struct XmlRoute {
     std::string src, dst;
     bool symmetrical = true;
     std::vector<XmlHop> hops;
+    std::vector<std::string> undeclared_ends;  // not yet declared where the route is (SimGrid needs them before)
 };
 
 struct XmlZone {

@@ -51,4 +51,11 @@ TEST_CASE("platform file cli: a malformed file, a missing GPU, a missing disk, a
                                                            R"(<route src="gpu1" dst="gpu0">)"));
     CHECK(no_route.code == 1);
     CHECK_THAT(no_route.err, Catch::Contains("node.xml: element 'route src=\"gpu1\" dst=\"host\"': missing: no route from gpu1 to host"));
+
+    // What only SimGrid's own parser checks (its DTD: an attribute it does not know) is
+    // its ParseError, turned into an error naming the file, exit 1.
+    const Outcome unknown = run_with("unknown_attribute", replaced(kTwoGpusOneUplinkXml, R"(<host id="gpu1" speed="1kf"/>)",
+                                                                   R"(<host id="gpu1" speed="1kf" colour="red"/>)"));
+    CHECK(unknown.code == 1);
+    CHECK_THAT(unknown.err, Catch::Contains("node.xml: SimGrid cannot load it: ") && Catch::Contains("Bad attribute `colour'"));
 }

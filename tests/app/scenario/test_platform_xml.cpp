@@ -157,6 +157,12 @@ TEST_CASE("platform xml: what SimGrid would abort on or memsim cannot follow is 
                Catch::Contains("element 'config': not supported: memsim configures SimGrid itself"));
     CHECK_THAT(error_reading("nested", replaced(kTwoGpusOneUplinkXml, "</zone>", R"(<zone id="inner" routing="Full"/></zone>)")),
                Catch::Contains("element 'zone' in 'zone id=\"node\"': not supported"));
+    CHECK_THAT(error_reading("order", replaced(replaced(kTwoGpusOneUplinkXml, R"(<host id="gpu1" speed="1kf"/>)", ""),
+                                               "</zone>", R"(<host id="gpu1" speed="1kf"/></zone>)")),
+               Catch::Contains("element 'route src=\"gpu1\" dst=\"host\"': 'gpu1' is declared after this route"));
+    CHECK_THAT(error_reading("stranger", replaced(kTwoGpusOneUplinkXml, R"(<route src="gpu1" dst="host">)",
+                                                  R"(<route src="gpu1" dst="cpu">)")),
+               Catch::Contains("element 'route src=\"gpu1\" dst=\"cpu\"': 'cpu' is no host or router of zone 'node'"));
     CHECK_THAT(error_reading("version", replaced(kTwoGpusOneUplinkXml, R"(version="4.1")", R"(version="4")")),
                Catch::Contains("element 'platform': version=\"4\" is not 4.1"));
 }
