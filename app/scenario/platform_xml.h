@@ -3,7 +3,7 @@
 // SimGrid 3.32 aborts the process on many errors (a missing route among them) instead
 // of throwing. The reader finds the node by its naming convention (hosts gpu0..gpuN-1,
 // a host "host" holding the disks disk0..diskK-1), checks that every GPU has a route to
-// "host" and back, and reads the numbers the transfer predictions need: each route's
+// "host" and back (declared for the pair: routes are not chained), and reads the numbers the transfer predictions need: each route's
 // bottleneck bandwidth and summed latency, each disk's rates. Values are parsed with
 // SimGrid's own unit parser (xbt/parse_units.hpp), so they are the numbers SimGrid
 // simulates; the engine checks its routes against them once loaded (engine/platform.cpp).
@@ -24,8 +24,9 @@ struct PlatformXml {
     std::vector<DiskSpec> disks;  // disk0 .. diskK-1 on "host" (latencies: their props)
 };
 
-// The routing types whose routes the reader follows (any other is refused).
-inline constexpr const char* kSupportedRoutings = "Full, Floyd, Dijkstra, DijkstraCache";
+// The routing types memsim accepts (any other is refused): in both, every GPU needs a
+// <route> of its own to "host" (docs/tiers.md, "A platform file").
+inline constexpr const char* kSupportedRoutings = "Full, Floyd";
 
 // Throws InputError "FILE: element 'X': what is missing or wrong".
 PlatformXml read_platform_xml(const std::string& file);

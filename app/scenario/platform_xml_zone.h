@@ -1,5 +1,5 @@
-// The one <zone> of a platform file as the reader holds it (platform_xml.h), and the
-// route search over it (platform_xml_routes.cpp): plain data, names as written.
+// The one <zone> of a platform file as the reader holds it (platform_xml.h): plain
+// data, names as written.
 #pragma once
 
 #include <functional>
@@ -35,10 +35,9 @@ struct XmlZone {
     std::vector<XmlRoute> routes;
 };
 
-// The links a flow from `src` to `dst` crosses, as SimGrid routes it in the zone: in a
-// Full zone the route declared for the pair (or the reverse of a symmetrical one); in a
-// Floyd or Dijkstra zone the declared routes are edges and SimGrid takes a path of the
-// fewest links. Calls `missing(what)` (which throws) when there is none.
+// The links a flow from `src` to `dst` crosses: the route declared for the pair, or
+// the reverse of a symmetrical one the other way. Calls `missing(what)` (which throws)
+// when there is none.
 std::vector<XmlHop> find_route(const XmlZone& zone, const std::string& src, const std::string& dst,
                                const std::function<void(const std::string&)>& missing);
 

@@ -67,3 +67,28 @@ TEST_CASE("tiers file: a disk's latency comes from its props, and two GPUs share
     REQUIRE(r.summary.node);
     CHECK(r.summary.node->bytes_to_disk == 2000);
 }
+
+TEST_CASE("tiers file: in a Floyd zone SimGrid takes the declared route as memsim read it, latencies included") {
+    // gpu0 -> host over pcie0 (1e6 B/s = 1000 B/ms, no latency) then up (1000 B/ms, 1 ms):
+    // each transfer takes 1 ms + bytes / (1000 B/ms). op0 0-5; write t0 (1000 B) 5-7
+    // during op1 5-25; write t1 (10 B) 25-26.01; op2 reads t0 26.01-28.01, then t1
+    // 28.01-29.02; op2 29.02-34.02.
+    const std::string xml = R"(<?xml version="1.0"?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="node" routing="Floyd">
+    <host id="host" speed="1kf"><disk id="disk0" read_bw="100kBps" write_bw="100kBps"/></host>
+    <host id="gpu0" speed="1kf"/>
+    <link id="pcie0" bandwidth="1MBps" latency="0s" sharing_policy="SPLITDUPLEX"/>
+    <link id="up" bandwidth="1MBps" latency="1ms" sharing_policy="SPLITDUPLEX"/>
+    <route src="gpu0" dst="host"><link_ctn id="pcie0" direction="UP"/><link_ctn id="up" direction="UP"/></route>
+  </zone>
+</platform>
+)";
+    const RunResult r = run_file(xml, "{swap: {mode: async, placement: host}}");
+    CHECK(first_in_lane(r, "host_write").start_ms == Approx(5.0).epsilon(1e-12));
+    CHECK(first_in_lane(r, "host_write").end_ms == Approx(7.0).epsilon(1e-12));
+    CHECK(first_in_lane(r, "host_read").start_ms == Approx(26.01).epsilon(1e-12));
+    CHECK(first_in_lane(r, "host_read").end_ms == Approx(28.01).epsilon(1e-12));
+    CHECK(r.summary.time_ms == Approx(34.02).epsilon(1e-12));
+}
