@@ -13,17 +13,19 @@ namespace {
 
 // The disk's model, or on the node that of the disk behind the GPU's link by the path.
 TransferModel disk_model(const PlatformSpec& p, int gpu, bool bounce) {
-    if (!p.host_link) return TransferModel(p.disk);
-    return TransferModel(disk_behind_link(*p.host_link, p.disk_of_gpu(gpu), bounce));
+    if (!p.has_host_tier()) return TransferModel(p.disk);
+    return TransferModel(disk_behind_route(gpu_route(p, gpu), p.disk_of_gpu(gpu), bounce));
 }
 
-TransferModel host_model(const PlatformSpec& p) { return TransferModel(p.host_link ? link_tier(*p.host_link) : p.disk); }
+TransferModel host_model(const PlatformSpec& p, int gpu) {
+    return TransferModel(p.has_host_tier() ? gpu_route(p, gpu) : p.disk);
+}
 
 }  // namespace
 
 DiskQueue::DiskQueue(const EngineContext& ctx)
     : w_(ctx.workload), model_(disk_model(ctx.config.platform, ctx.gpu, ctx.config.swap_path.bounce)),
-      host_model_(host_model(ctx.config.platform)), platform_(ctx.platform), gpu_(ctx.gpu),
+      host_model_(host_model(ctx.config.platform, ctx.gpu)), platform_(ctx.platform), gpu_(ctx.gpu),
       bounce_(ctx.config.swap_path.bounce), disk_spec_(ctx.config.platform.disk_of_gpu(ctx.gpu)), clock_(ctx.clock), log_(ctx.log), disk_(ctx.platform.disk_of_gpu(ctx.gpu)), listener_(ctx.io),
       usage_(ctx.usage), queued_write_(ctx.workload.tensors.size(), 0) {
     for (int l = 0; l < usage_.lane_count(); ++l) resource_lanes_.push_back(log_.labels.keep(usage_.lane(l)));

@@ -1,12 +1,16 @@
 #include "engine/platform.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
 #include <fmt/format.h>
 #include <xbt/log.h>
+
+#include "models/workload/input_error.h"
 
 namespace memsim {
 
@@ -55,6 +59,7 @@ void set_link_rates(const SimPlatform& p, const PlatformSpec& spec) {
 }
 
 std::string shape_of(const PlatformSpec& spec) {
+    if (!spec.simgrid_file.empty()) return "the SimGrid platform file " + spec.simgrid_file;
     if (!spec.host_link) return "one GPU and its disk";
     return fmt::format("{} GPUs, {} per switch, {} disks", spec.gpus, spec.gpus_per_switch, spec.disk_count());
 }
@@ -93,6 +98,65 @@ void build_node(SimPlatform& p, const PlatformSpec& spec) {
     set_link_rates(p, spec);
 }
 
+// SimGrid's own route from `from` to `to` against the one the scenario parser read from
+// the file (the transfer predictions use it): they agree unless the reader and SimGrid
+// part ways (a Floyd zone might prefer a path through other routes; memsim expects the
+// declared one).
+void check_route(const PlatformSpec& spec, sg::Host* from, sg::Host* to, double bytes_per_s, double latency_ms) {
+    std::vector<sg::Link*> links;
+    double latency_s = 0;
+    try {
+        from->route_to(to, links, &latency_s);
+    } catch (const std::exception& e) {
+        throw InputError(fmt::format("{}: SimGrid finds no route from {} to {}: {}", spec.simgrid_file, from->get_name(),
+                                     to->get_name(), e.what()));
+    }
+    double bottleneck = std::numeric_limits<double>::infinity();
+    for (const sg::Link* l : links) bottleneck = std::min(bottleneck, l->get_bandwidth() / SimPlatform::kDiskScale);
+    const auto near = [](double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(std::abs(a), std::abs(b)); };
+    if (!near(bottleneck, bytes_per_s) || !near(latency_s * 1e3, latency_ms))
+        throw InputError(fmt::format("{}: SimGrid routes {} to {} over a path of {:g} B/s and {:g} ms, not the one memsim "
+                                     "read ({:g} B/s, {:g} ms): give that pair an explicit <route>",
+                                     spec.simgrid_file, from->get_name(), to->get_name(), bottleneck, latency_s * 1e3,
+                                     bytes_per_s, latency_ms));
+}
+
+// platform.file: SimGrid loads it (the scenario parser has checked what SimGrid 3.32
+// would abort on, app/scenario/platform_xml.h); memsim finds the node by its names and
+// scales every rate by kDiskScale as it does for the node it builds.
+void load_node(SimPlatform& p, const PlatformSpec& spec) {
+    sg::Engine* engine = sg::Engine::get_instance();
+    try {
+        engine->load_platform(spec.simgrid_file);
+    } catch (const std::exception& e) {
+        throw InputError(fmt::format("{}: SimGrid cannot load it: {}", spec.simgrid_file, e.what()));
+    }
+    const auto host = [&](const std::string& name) {
+        sg::Host* h = engine->host_by_name_or_null(name);
+        if (!h) throw InputError(fmt::format("{}: element 'host id=\"{}\"': missing once loaded", spec.simgrid_file, name));
+        return h;
+    };
+    p.host = host("host");
+    for (int g = 0; g < spec.gpus; ++g) p.gpus.push_back(host(fmt::format("gpu{}", g)));
+    for (std::size_t d = 0; d < spec.disk_count(); ++d) {
+        const std::string name = fmt::format("disk{}", d);
+        const std::vector<sg::Disk*> disks = p.host->get_disks();
+        const auto it = std::find_if(disks.begin(), disks.end(), [&](const sg::Disk* k) { return k->get_name() == name; });
+        if (it == disks.end())
+            throw InputError(fmt::format("{}: element 'disk id=\"{}\"': missing on host once loaded", spec.simgrid_file, name));
+        p.disks.push_back(*it);
+        set_disk_rates(*it, spec.disk_of_gpu(static_cast<int>(d)));
+    }
+    for (sg::Link* l : engine->get_all_links()) l->set_bandwidth(l->get_bandwidth() * SimPlatform::kDiskScale);
+    for (int g = 0; g < spec.gpus; ++g) {
+        const DiskSpec& route = spec.file_routes[static_cast<std::size_t>(g)];
+        check_route(spec, p.gpus[g], p.host, route.write_bytes_per_s, route.write_latency_ms);
+        check_route(spec, p.host, p.gpus[g], route.read_bytes_per_s, route.read_latency_ms);
+    }
+    p.gpu = p.gpus.front();
+    p.disk = p.disks.front();
+}
+
 }  // namespace
 
 SimPlatform build_platform(const PlatformSpec& spec) {
@@ -104,6 +168,10 @@ SimPlatform build_platform(const PlatformSpec& spec) {
     if (!platform.gpu) {
         create_engine();
         shape = shape_of(spec);
+        if (!spec.simgrid_file.empty()) {
+            load_node(platform, spec);
+            return platform;
+        }
         if (spec.host_link) {
             build_node(platform, spec);
             return platform;
@@ -119,6 +187,7 @@ SimPlatform build_platform(const PlatformSpec& spec) {
     if (shape_of(spec) != shape)
         throw std::logic_error(fmt::format("this process built the platform '{}' and cannot build '{}' (one shape per process)",
                                            shape, shape_of(spec)));
+    if (!spec.simgrid_file.empty()) return platform;  // the file's rates, scaled once
     if (platform.is_node()) set_link_rates(platform, spec);
     else set_disk_rates(platform.disk, spec.disk);
     return platform;

@@ -7,6 +7,9 @@
 // with platform.gpus_per_switch, one split-duplex uplink per switch; a GPU reaches the
 // host through its link then its switch's uplink, so transfers are SimGrid flows that
 // share those links (max-min fairness, CM02 without TCP factors: exact times).
+//
+// With platform.file the node is SimGrid's own XML, loaded here and found by the same
+// names (docs/tiers.md, "A platform file"); pcie_links and switch_links stay empty.
 #pragma once
 
 #include <vector>

@@ -1,5 +1,6 @@
 #include "app/scenario/node_section.h"
 
+#include "app/scenario/platform_xml.h"
 #include "app/scenario/units.h"
 
 namespace memsim {
@@ -19,6 +20,31 @@ DiskSpec parse_disk(const YAML::Node& d, const Parser& p, const std::string& key
     if (d["write_latency"]) disk.write_latency_ms = p.with_units(d["write_latency"], key + ".write_latency", parse_time_ms);
     return disk;
 }
+
+namespace {
+
+// platform.file: the node is the file's (platform_xml.h). The keys that describe links
+// and disks would contradict it and are refused; platform.gpus, if given, must agree.
+void parse_platform_file(const YAML::Node& n, const Parser& p, PlatformSpec& s) {
+    s.simgrid_file = p.path(n["file"], "platform.file");
+    const YAML::Node host = n["host"];
+    const char* conflict = host && host["link"] ? "platform.host.link" : n["gpus_per_switch"] ? "platform.gpus_per_switch"
+                           : n["switch"] ? "platform.switch" : n["disks"] ? "platform.disks" : n["disk"] ? "platform.disk"
+                                                                                                     : nullptr;
+    if (conflict)
+        p.fail(conflict, fmt::format("cannot be set with platform.file ({}): the file describes the links, switches and "
+                                     "disks (docs/tiers.md, \"A platform file\")", s.simgrid_file));
+    const PlatformXml xml = read_platform_xml(s.simgrid_file);
+    if (n["gpus"] && s.gpus != xml.gpus)
+        p.fail("platform.gpus", fmt::format("{} disagrees with platform.file {}, which has {} GPUs (gpu0 .. gpu{})", s.gpus,
+                                            s.simgrid_file, xml.gpus, xml.gpus - 1));
+    s.gpus = xml.gpus;
+    s.disks = xml.disks;
+    s.disk = s.disks.front();
+    s.file_routes = xml.routes;
+}
+
+}  // namespace
 
 void parse_node_keys(const YAML::Node& n, const Parser& p, PlatformSpec& s) {
     if (n["gpus"]) {
@@ -54,8 +80,9 @@ void parse_node_keys(const YAML::Node& n, const Parser& p, PlatformSpec& s) {
         s.disk = s.disks.front();
     }
     if (n["gpu_offset_ms"]) s.gpu_offset_ms = p.with_units(n["gpu_offset_ms"], "platform.gpu_offset_ms", parse_time_ms);
+    if (n["file"]) parse_platform_file(n, p, s);
     // The node keys describe what sits behind the host link: without it there is none.
-    if (!s.host_link) {
+    if (!s.has_host_tier()) {
         const char* needs = s.gpus > 1 ? "platform.gpus" : s.host_memory ? "platform.host.memory"
                             : s.gpus_per_switch > 0 ? "platform.gpus_per_switch" : s.disks.size() > 1 ? "platform.disks"
                             : s.gpu_offset_ms > 0 ? "platform.gpu_offset_ms" : nullptr;

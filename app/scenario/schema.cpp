@@ -88,6 +88,7 @@ Field make_schema() {
             {"gpus_per_switch", Kind::Int},
             {"switch", Kind::Map, {{"bandwidth", Kind::Rate}}},
             {"gpu_offset_ms", Kind::Time},
+            {"file", Kind::Path},
             {"memory", Kind::Map, {{"budget", Kind::Size}, {"budget_ratio", Kind::Float}, {"allow_ratio_above_one", Kind::Bool}}}}},
         {"policy", Kind::Map, {
             choice("policy.allocator"),

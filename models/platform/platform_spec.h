@@ -59,7 +59,12 @@ struct PlatformSpec {
     double switch_bytes_per_s = 0;
     double gpu_offset_ms = 0;  // platform.gpu_offset_ms: GPU i starts at i times this
     // platform.file: a SimGrid XML platform (docs/tiers.md names its hosts and disks).
+    // Its GPUs, disks and routes are read into `gpus`, `disks` and `file_routes` by the
+    // scenario parser (app/scenario/platform_xml.h); the engine loads the file itself.
     std::string simgrid_file;
+    // With a file: GPU i's route to the host as a tier (write: GPU -> host, read: host
+    // -> GPU), the route's smallest link bandwidth and its summed latency.
+    std::vector<DiskSpec> file_routes;
     std::optional<std::uint64_t> memory_budget;
     // platform.memory.budget_ratio: the budget as a fraction of the workload's live-bytes
     // (os) peak whatever the allocator (docs/budgets.md), resolved into bytes once the

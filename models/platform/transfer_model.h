@@ -2,8 +2,8 @@
 // the direction's bandwidth. The one place that arithmetic is written: the engine's disk
 // queue predicts its backlog with it (and its disk actor waits the latency before each
 // SimGrid I/O), the bandwidth-aware swap selection times its plan with it, and the swap
-// warnings price a serial schedule with it. On the node of docs/tiers.md a PCIe link is
-// another TransferModel (link_tier), and a disk behind it one of a two-hop path.
+// warnings price a serial schedule with it. On the node of docs/tiers.md a GPU's route to
+// the host is another TransferModel (gpu_route), and a disk behind it one of a two-hop path.
 #pragma once
 
 #include <algorithm>
@@ -18,16 +18,23 @@ inline DiskSpec link_tier(const LinkSpec& link) {
     return {link.bytes_per_s, link.bytes_per_s, link.latency_ms, link.latency_ms};
 }
 
-// A disk behind a link. Staged (the bounce path: the link then the disk, one after the
-// other) costs both latencies plus the bytes over each bandwidth, exactly; streamed
+// GPU `gpu`'s way to the host on the node: its route in the platform file (smallest
+// link bandwidth, summed latency), or the PCIe link of platform.host.link (there the
+// switch uplink, shared by its GPUs, is left out, as before the file existed).
+inline DiskSpec gpu_route(const PlatformSpec& p, int gpu) {
+    return p.file_routes.empty() ? link_tier(*p.host_link) : p.file_routes[static_cast<std::size_t>(gpu)];
+}
+
+// A disk behind a route (a write crosses its write side, a read its read side). Staged
+// (the bounce path: the route then the disk, one after the other) costs both latencies plus the bytes over each bandwidth, exactly; streamed
 // (GPUDirect: both at once) costs both latencies plus the bytes over the slower one,
 // an upper bound of the simulated max(link, disk).
-inline DiskSpec disk_behind_link(const LinkSpec& link, const DiskSpec& disk, bool staged) {
-    const auto rate = [&](double disk_rate) {
-        return staged ? 1.0 / (1.0 / link.bytes_per_s + 1.0 / disk_rate) : std::min(link.bytes_per_s, disk_rate);
+inline DiskSpec disk_behind_route(const DiskSpec& route, const DiskSpec& disk, bool staged) {
+    const auto rate = [&](double route_rate, double disk_rate) {
+        return staged ? 1.0 / (1.0 / route_rate + 1.0 / disk_rate) : std::min(route_rate, disk_rate);
     };
-    return {rate(disk.read_bytes_per_s), rate(disk.write_bytes_per_s), disk.read_latency_ms + link.latency_ms,
-            disk.write_latency_ms + link.latency_ms};
+    return {rate(route.read_bytes_per_s, disk.read_bytes_per_s), rate(route.write_bytes_per_s, disk.write_bytes_per_s),
+            disk.read_latency_ms + route.read_latency_ms, disk.write_latency_ms + route.write_latency_ms};
 }
 
 class TransferModel {
