@@ -5,9 +5,11 @@
 #include "app/scenario/scenario.h"
 #include "app/run/simulation.h"
 #include "golden_support.h"
+#include "log_support.h"
 #include "test_support.h"
 
 using namespace memsim;
+using test::first_in_lane;
 
 namespace {
 
@@ -114,13 +116,6 @@ RunResult run_node(const Workload& w, const std::string& policy, const std::stri
                                           "}\npolicy: " + policy + "\n",
                                       "test");
     return simulate(w, s);
-}
-
-const Activity& first_in_lane(const RunResult& r, const char* lane) {
-    for (const Activity& a : r.log.activities)
-        if (a.lane == lane) return a;
-    FAIL("no activity in lane " << lane);
-    return r.log.activities.front();
 }
 
 }  // namespace

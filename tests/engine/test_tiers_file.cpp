@@ -6,10 +6,12 @@
 #include "app/run/simulation.h"
 #include "app/scenario/scenario.h"
 #include "golden_support.h"
+#include "log_support.h"
 #include "platform_xml_support.h"
 #include "test_support.h"
 
 using namespace memsim;
+using test::first_in_lane;
 
 namespace {
 
@@ -23,13 +25,6 @@ RunResult run_file(const std::string& xml, const std::string& policy) {
     const std::string file = test::write_platform_xml("node", xml).string();
     const Scenario s = parse_scenario("workload: {synthetic: mlp}\nplatform: {file: " + file + "}\npolicy: " + policy + "\n", "test");
     return simulate(overlap_trace(), s);
-}
-
-const Activity& first_in_lane(const RunResult& r, const char* lane) {
-    for (const Activity& a : r.log.activities)
-        if (a.lane == lane) return a;
-    FAIL("no activity in lane " << lane);
-    return r.log.activities.front();
 }
 
 }  // namespace
