@@ -40,9 +40,10 @@ EvictionPolicy eviction_policy(const EngineConfig& c, const SwapSelection& selec
 
 class Engine {
 public:
-    Engine(const Workload& w, const EngineConfig& c, const ExecPlan& plan, HostTier& host, NodeUsage& usage, int gpu,
+    Engine(const Workload& w, const EngineConfig& c, const ExecPlan& plan, const SimPlatform& platform, HostTier& host,
+           NodeUsage& usage, int gpu,
            std::unique_ptr<SwapSelection> selection, std::unique_ptr<SwapMode> mode, std::unique_ptr<PrefetchRule> prefetch)
-        : w_(w), c_(c), plan_(plan), gpu_index_(gpu), platform_(build_platform(c.platform)),
+        : w_(w), c_(c), plan_(plan), gpu_index_(gpu), platform_(platform),
           rules_(make_semantics_rules(c.semantics.rules, ctx_, w)),
           ctx_{w, plan, c, platform_, log_, *rules_, clock_, tensors_, io_, host, usage, disk_, memory_, view_, swap_, gpu_, gpu},
           host_(host),
@@ -160,7 +161,7 @@ private:
     const ExecPlan& plan_;
     int gpu_index_;
     EventLog log_;
-    SimPlatform platform_;
+    const SimPlatform& platform_;
     std::unique_ptr<SemanticsRules> rules_;  // keeps ctx_, built just after it
     EngineContext ctx_;  // refers to the parts below, built after it in this order
     HostTier& host_;
@@ -215,11 +216,13 @@ void node_log(EventLog& log, std::vector<RunResult>& gpus, const HostTier& host,
 
 RunResult simulate(const Workload& w, const EngineConfig& config, const ExecPlan& plan) {
     HostTier host(config.platform);
+    // Built once for the run: every GPU's engine parts and the usage meter share it.
+    const SimPlatform platform = build_platform(config.platform);
     NodeUsage usage;
-    usage.describe(build_platform(config.platform));
+    usage.describe(platform);
     std::vector<std::unique_ptr<Engine>> engines;
     for (int g = 0; g < config.platform.gpus; ++g)
-        engines.push_back(std::make_unique<Engine>(w, config, plan, host, usage, g, config.make_selection(), config.make_swap_mode(),
+        engines.push_back(std::make_unique<Engine>(w, config, plan, platform, host, usage, g, config.make_selection(), config.make_swap_mode(),
                                                    config.make_prefetch()));
     host.start();
     for (auto& engine : engines) engine->start();
