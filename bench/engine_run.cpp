@@ -12,11 +12,11 @@
 #include <exception>
 
 #include "bench/cpu_clock.h"
-#include "engine/engine.h"
-#include "app/run/measuring_runs.h"
-#include "app/run/run_config.h"
-#include "app/run/run_pipeline.h"
-#include "app/run/workload_factory.h"
+#include "sim/engine/engine.h"
+#include "sim/app/run/measuring_runs.h"
+#include "sim/app/run/run_config.h"
+#include "sim/app/run/run_pipeline.h"
+#include "sim/app/run/workload_factory.h"
 
 int main(int argc, char** argv) {
     const bool no_event_log = argc == 3 && std::strcmp(argv[2], "--no-event-log") == 0;

@@ -1,7 +1,7 @@
 // libFuzzer target: the merge reader: one point's summary.json read back and turned into
 // a results.csv row, as `memsim merge` does.
 #include "fuzz_support.h"
-#include "app/sweep/point_results.h"
+#include "sim/report/point_results.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::filesystem::path sweep = memsim::fuzz::scratch_dir() / "sweep";

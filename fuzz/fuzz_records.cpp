@@ -3,7 +3,7 @@
 #include "fuzz_support.h"
 #include "models/plan/strategies.h"
 #include "models/workload/input_error.h"
-#include "app/cli/records_file.h"
+#include "sim/app/cli/records_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size == 0) return 0;

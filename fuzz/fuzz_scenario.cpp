@@ -6,7 +6,7 @@
 
 #include "fuzz_support.h"
 #include "models/workload/input_error.h"
-#include "app/scenario/scenario.h"
+#include "sim/scenario/scenario.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     std::string_view text = memsim::fuzz::as_text(data, size);

@@ -1,7 +1,8 @@
-// The folders' promises (docs/architecture.md), checked on the sources themselves: data
-// flows one way, models -> engine -> application and reporting, so a folder includes
-// only from the folders before it; the engine forks no process; no source file grows past
-// 400 lines.
+// The layers' promises (docs/architecture.md), checked on the sources themselves: data
+// flows one way, models -> engine and scenario -> report -> app, so a layer includes only
+// from itself and the layers below it (the linker checks the same on the objects:
+// memsim_layer_check_<layer> in CMakeLists.txt); the engine forks no process; no source
+// file grows past 400 lines.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -35,7 +36,7 @@ std::string text_of(const fs::path& file) {
     return ss.str();
 }
 
-// The project paths a file includes ("engine/clock.h"), by their first folder.
+// The project paths a file includes ("sim/engine/clock.h"), by their first folder.
 std::vector<std::string> project_includes(const fs::path& file) {
     static const std::regex include(R"re(#include\s+"([^"]+)")re");
     std::vector<std::string> found;
@@ -54,17 +55,19 @@ bool allowed(const std::string& included, const std::vector<std::string>& prefix
 
 }  // namespace
 
-TEST_CASE("architecture: each folder includes only from the folders before it") {
-    // Reporting reads the scenario (for a run's header) and a sweep's points (for its
-    // plots): the descriptions of what it reports, not the code that runs them.
-    const std::map<std::string, std::vector<std::string>> may_include = {
-        {"models", {"models/"}},
-        {"engine", {"models/", "engine/"}},
-        {"report", {"models/", "engine/", "report/", "app/scenario/", "app/sweep/point_results.h", "app/sweep/sweep_plan.h"}},
-        {"app", {"models/", "engine/", "report/", "app/"}},
-    };
+// Each layer's folder and the layers it may include from, below it; the same table as
+// the libraries' DEPENDS in CMakeLists.txt.
+const std::map<std::string, std::vector<std::string>> kLayers = {
+    {"models", {"models/"}},
+    {"sim/engine", {"models/", "sim/engine/"}},
+    {"sim/scenario", {"models/", "sim/scenario/"}},
+    {"sim/report", {"models/", "sim/engine/", "sim/scenario/", "sim/report/"}},
+    {"sim/app", {"models/", "sim/engine/", "sim/scenario/", "sim/report/", "sim/app/"}},
+};
+
+TEST_CASE("architecture: each layer includes only from itself and the layers below it") {
     int checked = 0;
-    for (const auto& [folder, prefixes] : may_include) {
+    for (const auto& [folder, prefixes] : kLayers) {
         for (const fs::path& file : sources_under(folder)) {
             for (const std::string& inc : project_includes(file)) {
                 INFO(fs::relative(file, kRoot).string() << " includes " << inc);
@@ -76,21 +79,31 @@ TEST_CASE("architecture: each folder includes only from the folders before it") 
     CHECK(checked > 500);  // the walk saw the sources
 }
 
+TEST_CASE("architecture: sim/ holds the layers and nothing else; the top level is the design card's") {
+    std::set<std::string> under_sim;
+    for (const auto& entry : fs::directory_iterator(kRoot / "sim")) under_sim.insert(entry.path().filename().string());
+    CHECK(under_sim == std::set<std::string>{"app", "engine", "report", "scenario"});
+    for (const std::string old : {"engine", "app", "report"}) {
+        INFO(old);
+        CHECK_FALSE(fs::exists(kRoot / old));
+    }
+}
+
 TEST_CASE("architecture: no engine file forks a process, the run layer does") {
     static const std::regex fork_call(R"(\b(fork|vfork|posix_spawn|popen)\s*\()");
     int files = 0;
-    for (const fs::path& file : sources_under("engine")) {
+    for (const fs::path& file : sources_under("sim/engine")) {
         INFO(fs::relative(file, kRoot).string());
         CHECK_FALSE(std::regex_search(text_of(file), fork_call));
         ++files;
     }
     CHECK(files > 20);
     // The one place memsim forks is the run layer's child process helper.
-    CHECK(std::regex_search(text_of(kRoot / "app/run/child_process.cpp"), fork_call));
+    CHECK(std::regex_search(text_of(kRoot / "sim/app/run/child_process.cpp"), fork_call));
 }
 
 TEST_CASE("architecture: no source file is over 400 lines") {
-    for (const std::string folder : {"models", "engine", "app", "report"}) {
+    for (const auto& [folder, below] : kLayers) {
         for (const fs::path& file : sources_under(folder)) {
             std::ifstream in(file);
             int lines = 0;
@@ -104,7 +117,7 @@ TEST_CASE("architecture: no source file is over 400 lines") {
 TEST_CASE("architecture: every file and folder docs/architecture.md names exists") {
     // Paths in the page's text and its diagram: a word with a folder and a file
     // extension or a trailing slash; recipes' placeholders (<name>, *) are templates.
-    static const std::regex path(R"re(\b((?:models|engine|app|report|tests|docs|scripts)/[A-Za-z0-9_./<>*{},]*))re");
+    static const std::regex path(R"re(\b((?:models|sim|tests|docs|scripts|cmake)/[A-Za-z0-9_./<>*{},]*))re");
     const std::string page = text_of(kRoot / "docs/architecture.md");
     int named = 0;
     for (auto it = std::sregex_iterator(page.begin(), page.end(), path); it != std::sregex_iterator(); ++it) {

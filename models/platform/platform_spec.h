@@ -1,7 +1,7 @@
 // The machine a run simulates, as a scenario's platform section (or a file in configs/)
 // describes it: the GPU's speed, the disk it swaps to, and its device memory. Plain
-// data, read by the scenario parser (app/scenario/) and handed to the engine in its
-// EngineConfig; the engine builds its SimGrid resources from it (engine/platform.h), and
+// data, read by the scenario parser (sim/scenario/) and handed to the engine in its
+// EngineConfig; the engine builds its SimGrid resources from it (sim/engine/platform.h), and
 // every transfer time is asked of the disk's TransferModel (transfer_model.h).
 //
 // Each resource is a struct of its own. The node of docs/tiers.md (several GPUs, host
@@ -60,7 +60,7 @@ struct PlatformSpec {
     double gpu_offset_ms = 0;  // platform.gpu_offset_ms: GPU i starts at i times this
     // platform.file: a SimGrid XML platform (docs/tiers.md names its hosts and disks).
     // Its GPUs, disks and routes are read into `gpus`, `disks` and `file_routes` by the
-    // scenario parser (app/scenario/platform_xml.h); the engine loads the file itself.
+    // scenario parser (sim/scenario/platform_xml.h); the engine loads the file itself.
     std::string simgrid_file;
     // With a file: GPU i's route to the host as a tier (write: GPU -> host, read: host
     // -> GPU), the route's smallest link bandwidth and its summed latency.
@@ -68,7 +68,7 @@ struct PlatformSpec {
     std::optional<std::uint64_t> memory_budget;
     // platform.memory.budget_ratio: the budget as a fraction of the workload's live-bytes
     // (os) peak whatever the allocator (docs/budgets.md), resolved into bytes once the
-    // workload is loaded (app/run/run_config.h). Exclusive with budget.
+    // workload is loaded (sim/app/run/run_config.h). Exclusive with budget.
     std::optional<double> memory_budget_ratio;
     // platform.memory.allow_ratio_above_one: a budget_ratio above 1 (more memory than the
     // workload ever holds) is accepted only when the user says they mean it.

@@ -44,7 +44,7 @@ public:
     // Heuristics whose score is staleness_score(cost(t), bytes(t), now, last access(t))
     // (models/recompute/staleness_score.h: dtr, dtr_local) give cost(t) here, so the
     // engine can keep its candidates in a StalenessTournament and make the same choice
-    // without scoring each at every eviction (engine/eviction_index.h).
+    // without scoring each at every eviction (sim/engine/eviction_index.h).
     [[nodiscard]] virtual bool has_staleness_cost() const { return false; }
     virtual double staleness_cost(const EvictionView& /*view*/, TensorId /*t*/) { return 0.0; }
     // The graph whose evicted regions staleness_cost reads (dtr), or nullptr when it reads

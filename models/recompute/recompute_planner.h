@@ -20,7 +20,7 @@ struct PlannerInputs {
     std::uint64_t budget_bytes = 0;
     double recompute_limit_ms = 0.0;  // > 0: a plan recomputing more stops (PlanStopped "thrash")
     // The dynamic heuristics' runs at this budget (the optimal planner's start; the run
-    // pipeline sets it, app/optimal/heuristic_runs.h); unset: none.
+    // pipeline sets it, sim/app/run/heuristic_runs.h); unset: none.
     std::function<std::vector<optimal::CandidatePlan>()> heuristic_runs;
 };
 

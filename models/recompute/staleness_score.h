@@ -1,7 +1,7 @@
 // The score h_DTR and h_DTR_local share: cost / (bytes x staleness), infinite when the
 // denominator is not positive (no bytes, or accessed at this very instant). One
 // definition, so the scan (scored_heuristic.h) and the engine's candidate index
-// (engine/eviction_index.h) compute the same double, bit for bit.
+// (sim/engine/eviction_index.h) compute the same double, bit for bit.
 #pragma once
 
 #include <limits>

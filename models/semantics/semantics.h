@@ -1,6 +1,6 @@
 // Whose rules a run follows (policy.semantics): memsim's own, the reference swap
 // simulator's, or the published DTR runtime's, found from the table below. Each row
-// names the engine's rules object for it (engine/semantics_rules.h: the hooks the
+// names the engine's rules object for it (sim/engine/semantics_rules.h: the hooks the
 // engine calls where the semantics differ) and says what the run layer and the policy
 // checks must know before the run.
 #pragma once
@@ -13,7 +13,7 @@
 
 namespace memsim {
 
-// The engine's rules objects, one per semantics (engine/semantics_rules.h).
+// The engine's rules objects, one per semantics (sim/engine/semantics_rules.h).
 enum class EngineRules { Simulated, Reference, DtrRuntime };
 
 struct Semantics {

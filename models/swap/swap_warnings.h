@@ -1,7 +1,7 @@
 // Swap-specific warnings for a finished run: facts a user would otherwise miss in the
 // numbers (a run that "swaps" and saves nothing, writes thrown away, an async schedule
 // slower than its serial one). A pure function of the configuration and the run's
-// counters; app/run/run_warnings.cpp appends what it returns to the summary's warnings
+// counters; sim/app/run/run_warnings.cpp appends what it returns to the summary's warnings
 // (a prefetch rule that cannot act is a scenario warning there, not repeated here).
 #pragma once
 

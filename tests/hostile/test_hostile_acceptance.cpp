@@ -14,7 +14,7 @@
 #include "models/workload/example_mlp.h"
 #include "models/workload/input_error.h"
 #include "models/workload/mnn_profile.h"
-#include "report/text_format.h"
+#include "sim/report/text_format.h"
 
 using namespace memsim;
 using namespace memsim::test;

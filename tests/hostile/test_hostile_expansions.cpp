@@ -14,8 +14,8 @@
 #include "hostile_support.h"
 #include "models/workload/dtr_log.h"
 #include "models/workload/input_error.h"
-#include "app/scenario/scenario.h"
-#include "app/sweep/sweep_plan.h"
+#include "sim/scenario/scenario.h"
+#include "sim/scenario/sweep_plan.h"
 
 using namespace memsim;
 using namespace memsim::test;

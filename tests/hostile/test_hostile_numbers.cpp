@@ -14,8 +14,8 @@
 #include "models/workload/dtr_log.h"
 #include "models/workload/input_error.h"
 #include "models/workload/mnn_profile.h"
-#include "app/sweep/point_results.h"
-#include "app/sweep/sweep_plan.h"
+#include "sim/report/point_results.h"
+#include "sim/scenario/sweep_plan.h"
 
 using namespace memsim;
 using namespace memsim::test;

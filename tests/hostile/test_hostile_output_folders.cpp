@@ -1,6 +1,6 @@
 // Issue 31, item 6: an output folder is either wholly one run's, or marked INCOMPLETE
 // (and `memsim merge` refuses it); a second memsim writing the same folder is refused
-// with a message naming the first (report/output_folder.h).
+// with a message naming the first (sim/report/output_folder.h).
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
@@ -18,8 +18,8 @@
 
 #include "hostile_support.h"
 #include "models/workload/input_error.h"
-#include "report/output_folder.h"
-#include "app/sweep/point_results.h"
+#include "sim/report/output_folder.h"
+#include "sim/report/point_results.h"
 
 using namespace memsim;
 using namespace memsim::test;

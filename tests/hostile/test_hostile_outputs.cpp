@@ -8,7 +8,7 @@
 
 #include "hostile_support.h"
 #include "models/io/atomic_file.h"
-#include "app/scenario/scenario.h"
+#include "sim/scenario/scenario.h"
 
 using namespace memsim;
 using namespace memsim::test;

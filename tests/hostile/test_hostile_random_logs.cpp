@@ -20,13 +20,13 @@
 #include "models/workload/dtr_log.h"
 #include "models/workload/input_error.h"
 #include "random_dtr_log.h"
-#include "engine/engine.h"
-#include "app/run/child_process.h"
-#include "app/run/run_config.h"
-#include "app/run/run_pipeline.h"
-#include "app/run/working_set.h"
-#include "app/scenario/scenario.h"
-#include "app/run/simulation.h"
+#include "sim/engine/engine.h"
+#include "sim/app/run/child_process.h"
+#include "sim/app/run/run_config.h"
+#include "sim/app/run/run_pipeline.h"
+#include "sim/app/run/working_set.h"
+#include "sim/scenario/scenario.h"
+#include "sim/app/run/simulation.h"
 
 using namespace memsim;
 using namespace memsim::test;

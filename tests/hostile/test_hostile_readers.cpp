@@ -15,7 +15,7 @@
 #include "hostile_support.h"
 #include "models/io/input_file.h"
 #include "models/workload/input_error.h"
-#include "app/sweep/point_results.h"
+#include "sim/report/point_results.h"
 
 using namespace memsim;
 using namespace memsim::test;

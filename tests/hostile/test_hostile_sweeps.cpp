@@ -7,8 +7,8 @@
 
 #include "hostile_support.h"
 #include "models/workload/input_error.h"
-#include "app/sweep/point_results.h"
-#include "app/sweep/sweep_plan.h"
+#include "sim/report/point_results.h"
+#include "sim/scenario/sweep_plan.h"
 
 using namespace memsim;
 using namespace memsim::test;

@@ -12,8 +12,8 @@
 
 #include "dtr_reference_runtime.h"
 #include "models/workload/dtr_log.h"
-#include "app/scenario/scenario.h"
-#include "app/run/simulation.h"
+#include "sim/scenario/scenario.h"
+#include "sim/app/run/simulation.h"
 
 using namespace memsim;
 

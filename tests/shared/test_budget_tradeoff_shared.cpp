@@ -5,9 +5,9 @@
 
 #include <fmt/format.h>
 
-#include "app/scenario/scenario.h"
-#include "app/run/simulation.h"
-#include "app/run/workload_factory.h"
+#include "sim/scenario/scenario.h"
+#include "sim/app/run/simulation.h"
+#include "sim/app/run/workload_factory.h"
 
 using namespace memsim;
 

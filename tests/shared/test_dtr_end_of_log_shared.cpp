@@ -16,9 +16,9 @@
 #include "dtr_reference_runtime.h"
 #include "models/alloc/replay.h"
 #include "models/workload/dtr_log.h"
-#include "engine/storage_book.h"
-#include "app/scenario/scenario.h"
-#include "app/run/simulation.h"
+#include "sim/engine/storage_book.h"
+#include "sim/scenario/scenario.h"
+#include "sim/app/run/simulation.h"
 #include "shared_data.h"
 
 using namespace memsim;

@@ -16,9 +16,9 @@
 #include "models/recompute/optimal/optimal_planner.h"
 #include "models/workload/dtr_log.h"
 #include "shared_data.h"
-#include "app/optimal/heuristic_runs.h"
-#include "app/scenario/scenario.h"
-#include "app/run/simulation.h"
+#include "sim/app/run/heuristic_runs.h"
+#include "sim/scenario/scenario.h"
+#include "sim/app/run/simulation.h"
 
 using namespace memsim;
 using namespace memsim::test;

@@ -6,8 +6,8 @@
 #include "models/plan/offsets_greedy_by_size.h"
 #include "models/plan/strategies.h"
 #include "models/workload/mnn_profile.h"
-#include "app/scenario/scenario.h"
-#include "app/run/simulation.h"
+#include "sim/scenario/scenario.h"
+#include "sim/app/run/simulation.h"
 #include "shared_data.h"
 
 using namespace memsim;

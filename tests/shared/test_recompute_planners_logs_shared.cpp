@@ -14,8 +14,8 @@
 #include "models/workload/dtr_log.h"
 #include "models/workload/mnn_profile.h"
 #include "models/alloc/replay.h"
-#include "app/scenario/scenario.h"
-#include "app/run/simulation.h"
+#include "sim/scenario/scenario.h"
+#include "sim/app/run/simulation.h"
 #include "shared_data.h"
 
 using namespace memsim;

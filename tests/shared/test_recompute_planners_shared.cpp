@@ -12,8 +12,8 @@
 #include "models/workload/mnn_profile.h"
 #include "models/alloc/replay.h"
 #include "shared_data.h"
-#include "app/scenario/scenario.h"
-#include "app/run/simulation.h"
+#include "sim/scenario/scenario.h"
+#include "sim/app/run/simulation.h"
 
 using namespace memsim;
 using namespace memsim::test;

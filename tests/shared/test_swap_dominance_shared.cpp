@@ -8,8 +8,8 @@
 #include <string>
 
 #include "models/workload/mnn_profile.h"
-#include "app/scenario/scenario.h"
-#include "app/run/simulation.h"
+#include "sim/scenario/scenario.h"
+#include "sim/app/run/simulation.h"
 #include "shared_data.h"
 
 using namespace memsim;

@@ -7,8 +7,8 @@
 #include "models/alloc/os_allocator.h"
 #include "models/workload/mnn_profile.h"
 #include "models/alloc/replay.h"
-#include "app/scenario/scenario.h"
-#include "app/run/simulation.h"
+#include "sim/scenario/scenario.h"
+#include "sim/app/run/simulation.h"
 #include "shared_data.h"
 
 using namespace memsim;

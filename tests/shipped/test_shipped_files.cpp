@@ -13,7 +13,7 @@
 
 #include "file_support.h"
 #include "shipped_support.h"
-#include "app/scenario/scenario.h"
+#include "sim/scenario/scenario.h"
 
 using namespace memsim;
 namespace fs = std::filesystem;

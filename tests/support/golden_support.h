@@ -13,8 +13,8 @@
 #include <string>
 
 #include "file_support.h"
-#include "report/events_csv.h"
-#include "app/run/simulation.h"
+#include "sim/report/events_csv.h"
+#include "sim/app/run/simulation.h"
 
 namespace memsim::test {
 

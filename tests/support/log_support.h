@@ -3,7 +3,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "engine/run_result.h"
+#include "sim/engine/run_result.h"
 
 namespace memsim::test {
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "models/workload/workload.h"
-#include "engine/event_log.h"
+#include "sim/engine/event_log.h"
 
 namespace memsim::test {
 

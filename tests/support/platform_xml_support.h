@@ -10,7 +10,7 @@
 
 namespace memsim::test {
 
-// Two GPUs behind one switch uplink, as tests/engine/test_tiers.cpp's kOneUplink says with
+// Two GPUs behind one switch uplink, as tests/sim/engine/test_tiers.cpp's kOneUplink says with
 // YAML keys: each GPU's PCIe link 1e6 B/s (1000 B/ms) and the uplink 1e6 B/s, split
 // duplex, no latency; one disk of 1e5 B/s (100 B/ms) on the host.
 inline const char* kTwoGpusOneUplinkXml = R"(<?xml version="1.0"?>

@@ -12,8 +12,8 @@
 
 #include "file_support.h"
 #include "golden_support.h"
-#include "app/scenario/scenario.h"
-#include "app/sweep/sweep_plan.h"
+#include "sim/scenario/scenario.h"
+#include "sim/scenario/sweep_plan.h"
 
 namespace memsim::test {
 

@@ -45,7 +45,7 @@ def _cpu_model() -> str:
 
 # The operators' summed times and the untraced iteration's wall time may differ by this
 # fraction before the tracer and `memsim info` warn (docs/tracing.md, "Operator times
-# against the iteration"); app/cli/info_command.cpp holds the same number.
+# against the iteration"); sim/app/cli/info_command.cpp holds the same number.
 OP_TIME_TOLERANCE = 0.25
 
 
@@ -54,7 +54,7 @@ def _line(d: dict) -> str:
 
 
 def temporary_name(path: str, pid: int) -> str:
-    """Where `path` is written before its rename (app/cli/trace_command.cpp removes these
+    """Where `path` is written before its rename (sim/app/cli/trace_command.cpp removes these
     after stopping the tracer)."""
     return f"{path}.tmp-{pid}"
 

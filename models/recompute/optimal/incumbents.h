@@ -1,6 +1,6 @@
 // The plans memsim's other policies make at the same budget, as the program's start
 // (docs/optimal.md, "Never worse than the other policies"): the static planners run here,
-// the dynamic heuristics' runs come from the caller (app/optimal/heuristic_runs.h). Each
+// the dynamic heuristics' runs come from the caller (sim/app/run/heuristic_runs.h). Each
 // plan's recomputations become a schedule of the program's class (per stage, the ops it
 // recomputed, once each, in op order); the fastest that fits the budget is the incumbent.
 #pragma once

@@ -14,8 +14,8 @@
 #include "models/recompute/recompute_planner.h"
 #include "models/workload/synthetic.h"
 #include "plan_replay.h"
-#include "app/scenario/scenario.h"
-#include "app/run/simulation.h"
+#include "sim/scenario/scenario.h"
+#include "sim/app/run/simulation.h"
 
 using namespace memsim;
 using namespace memsim::optimal;

@@ -11,8 +11,8 @@
 #include "models/recompute/recompute_planner.h"
 #include "models/recompute/sublinear.h"
 #include "models/alloc/replay.h"
-#include "app/scenario/scenario.h"
-#include "app/run/simulation.h"
+#include "sim/scenario/scenario.h"
+#include "sim/app/run/simulation.h"
 
 #include <fmt/format.h>
 

@@ -12,7 +12,7 @@
 #include "models/swap/selection/swap_selection.h"
 #include "models/swap/victim/victim_rule.h"
 #include "models/workload/input_error.h"
-#include "app/scenario/scenario.h"
+#include "sim/scenario/scenario.h"
 
 using namespace memsim;
 

@@ -1,0 +1,32 @@
+#include <exception>
+#include <filesystem>
+#include <iostream>
+
+#include "models/io/input_file.h"
+#include "sim/app/cli/commands.h"
+
+namespace memsim::cli {
+
+namespace {
+int g_exit_code = 0;
+}
+
+int exit_code() { return g_exit_code; }
+void set_exit_code(int code) { g_exit_code = code; }
+
+void guarded(const std::function<void()>& body) {
+    try {
+        body();
+    } catch (const std::filesystem::filesystem_error& e) {
+        // A file system call the code did not expect to fail: memsim's format (the path,
+        // then the reason in words), not the library's "filesystem error: ...".
+        std::cerr << "memsim: error: " << (e.path1().empty() ? std::string("(no path)") : e.path1().string()) << ": "
+                  << path_error_text(e.code().value()) << "\n";
+        g_exit_code = kExitError;
+    } catch (const std::exception& e) {
+        std::cerr << "memsim: error: " << e.what() << "\n";
+        g_exit_code = kExitError;
+    }
+}
+
+}  // namespace memsim::cli

@@ -1,0 +1,82 @@
+// Work in a forked child process: the one place memsim forks. A sweep's points run in
+// children (sim/app/sweep/process_pool.h), and so do the measuring runs beside a run
+// (sim/app/run/measuring_runs.h): SimGrid's clock never restarts within a process, so a
+// simulation after another starts at a later absolute time and its times differ from a
+// lone run's in the last bits; in a child forked before this process simulates, each
+// starts on a fresh clock.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include <sys/types.h>
+
+namespace memsim {
+
+// Forks; the child runs `body` (an exception in it is caught: exit code 1) and leaves
+// with _exit and its return value as exit code (no static destructors, no return into
+// the caller's code). Flushes every stdio and iostream buffer first, so that nothing
+// buffered is written twice. Returns the child's pid, or -1 (errno says why).
+pid_t fork_child(const std::function<int()>& body);
+
+// `measure` started in a fork of this process, which goes on with its own work while
+// the child runs (on a second core, the two overlap). A process that cannot fork is an
+// error naming `what` and the OS reason, not a silent run in this process: that would
+// shift this run's times in the last bits (see above).
+class ChildMeasurement {
+public:
+    ChildMeasurement(const std::function<std::uint64_t()>& measure, const std::string& what);
+    ChildMeasurement(const ChildMeasurement&) = delete;
+    ChildMeasurement& operator=(const ChildMeasurement&) = delete;
+    ~ChildMeasurement();  // a child never collected (this process failed first) is killed and reaped
+    // Waits for the child: its value, or none if it failed (then error() says why). Once only.
+    std::optional<std::uint64_t> result();
+    // Why the child gave no value: its exception's message, or how it ended.
+    [[nodiscard]] const std::string& error() const { return error_; }
+
+private:
+    int pid_ = -1;
+    int read_fd_ = -1;
+    std::string error_;
+};
+
+// A measurement that every process forked after its start can wait for: a sweep's
+// points, forked while the measuring process runs, each need its value at their end.
+// The value (or why there is none) goes to a page all of them share; the end of the
+// measuring process tells every waiter at once, crashed or not: it holds the only
+// writing end of a pipe, whose end-of-file each waiter reads. Order of use:
+//   1. construct (before the measuring process is forked);
+//   2. fork it; it calls publish() and ends;
+//   3. in the forking process, call forked() just after (whether the fork worked or not);
+//   4. wait() in any process forked after step 3, or in the forking one.
+class SharedMeasurement {
+public:
+    explicit SharedMeasurement(const std::string& what);  // `what` names it in an error
+    SharedMeasurement(const SharedMeasurement&) = delete;
+    SharedMeasurement& operator=(const SharedMeasurement&) = delete;
+    ~SharedMeasurement();
+    // In the measuring process: the value, or why the measurement failed.
+    void publish(std::uint64_t value);
+    void publish_error(const std::string& why);
+    // In the forking process, after the fork: gives up its writing end.
+    void forked();
+    // Blocks until the measuring process has ended; its value, or none if it failed,
+    // crashed or never started (then error() says why).
+    std::optional<std::uint64_t> wait();
+    [[nodiscard]] std::string error() const;
+
+private:
+    struct Page {
+        std::atomic<int> state;  // 0: nothing yet, 1: value, 2: failed
+        std::uint64_t value;
+        char error[2048];        // why it failed (state 2), truncated, NUL-terminated
+    };
+    Page* page_ = nullptr;
+    int read_fd_ = -1;
+    int write_fd_ = -1;
+};
+
+}  // namespace memsim

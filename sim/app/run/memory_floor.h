@@ -1,0 +1,31 @@
+// The least memory any policy can run a workload in: what no policy may evict (constants:
+// weights and inputs a DTR log declares, and every tensor without a producing operator,
+// which nothing can recompute) from the operator it arrives at to the one that releases
+// it, plus the working set of the operator running beside it (sim/app/run/working_set.h).
+// A run that is out of memory says it (sim/app/run/run_warnings.h), so that a model whose
+// weights alone fill most of the budget is not mistaken for a bad policy.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "models/workload/workload.h"
+
+namespace memsim {
+
+struct MemoryFloor {
+    std::uint64_t pinned_bytes = 0;  // the most non-evictable bytes resident at once
+    std::uint64_t floor_bytes = 0;   // the most memory some operator needs with them
+    int op = -1;                     // that operator (-1: no operator)
+};
+
+MemoryFloor memory_floor(const Workload& w);
+
+// "constants (...) are 36% of the no-policy peak (...); no policy can go below ...":
+// for a run that ran out of memory under `budget_bytes`, against the live-bytes peak
+// with no policy; nothing when the workload has no such tensors.
+std::optional<std::string> memory_floor_note(const Workload& w, std::uint64_t no_policy_peak_bytes,
+                                             std::optional<std::uint64_t> budget_bytes);
+
+}  // namespace memsim

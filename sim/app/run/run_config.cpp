@@ -1,0 +1,80 @@
+#include "sim/app/run/run_config.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "models/allocators.h"
+#include "models/alloc/replay.h"
+#include "models/workload/input_error.h"
+#include "sim/report/text_format.h"
+#include "sim/app/run/working_set.h"
+#include "sim/scenario/set_origin.h"
+
+namespace memsim {
+
+std::uint64_t budget_base_bytes(const Workload& w) {
+    std::unique_ptr<Allocator> allocator = make_allocator("os");
+    allocator->prepare(w);
+    return replay_peak(w, *allocator);
+}
+
+std::optional<std::uint64_t> resolved_budget(const Scenario& s, const Workload& w) {
+    if (s.platform.memory_budget || !s.platform.memory_budget_ratio) return s.platform.memory_budget;
+    return static_cast<std::uint64_t>(std::floor(static_cast<double>(budget_base_bytes(w)) * *s.platform.memory_budget_ratio));
+}
+
+void check_budget_fits_every_op(const Scenario& s, const Workload& w, std::uint64_t budget) {
+    const OpWorkingSet largest = largest_working_set(w);
+    if (largest.op < 0 || budget >= largest.bytes) return;
+    const std::string key = s.platform.memory_budget_ratio ? "platform.memory.budget_ratio" : "platform.memory.budget";
+    throw InputError(fmt::format("{}: {}: the budget {} ({} B) is below the working set of operator {} '{}': {} ({} B), its "
+                                 "inputs, outputs and scratch resident together while it runs; no policy can run it",
+                                 key_origin(s.file, s.overrides, key), key, format_bytes_human(budget), budget, largest.op,
+                                 w.ops[largest.op].name, format_bytes_human(largest.bytes), largest.bytes));
+}
+
+EngineConfig resolve_engine_config(const Scenario& s, const Workload& w) {
+    validate_policy(s);
+    const PolicySpec& policy = s.policy;
+    EngineConfig c;
+    c.scenario_name = s.name;
+    c.semantics_label = policy.semantics;
+    c.swap_mode_label = policy.swap.mode;
+    c.platform = s.platform;
+    c.budget = resolved_budget(s, w);
+    c.budget_ratio = s.platform.memory_budget_ratio;
+    if (c.budget_ratio) c.budget_base = budget_base_bytes(w);
+    c.semantics = find_row(semantics_table(), policy.semantics)->make();
+    // The published DTR runtime reports such a budget as out of memory (its h_DTR table
+    // has OOM cells there): dtr semantics keep that answer (docs/budgets.md).
+    if (c.budget && !c.semantics.runs_below_working_set) check_budget_fits_every_op(s, w, *c.budget);
+    c.hybrid = policy.hybrid;
+    c.max_overhead = policy.recompute.max_overhead;
+    // Each factory builds its row's policy with the parameters the scenario gave it.
+    c.make_allocator = [name = policy.allocator, given = policy.allocator_params] { return make_allocator(name, given); };
+    c.make_swap_mode = [row = find_row(swap_modes(), policy.swap.mode), given = policy.swap.mode_params] {
+        return make_swap_mode(*row, given);
+    };
+    c.make_selection = [row = find_row(swap_selections(), policy.swap.select), given = policy.swap.select_params] {
+        return make_swap_selection(*row, given);
+    };
+    if (c.semantics.read_issue_rule) {
+        c.make_prefetch = c.semantics.read_issue_rule;
+    } else {
+        const PrefetchRow* row = find_row(prefetch_rules(), policy.swap.prefetch);
+        c.make_prefetch = [row, params = PolicyParams(row->params, policy.swap.prefetch_params)] { return row->make(params); };
+    }
+    const PlacementRow* placement = find_row(placement_rules(), policy.swap.placement);
+    c.make_placement = [placement, params = PolicyParams(placement->params, policy.swap.placement_params)] {
+        return placement->make(params);
+    };
+    c.swap_path = find_row(swap_paths(), policy.swap.path)->flags;
+    if (!policy.recompute.heuristic.empty())
+        c.make_heuristic = [name = policy.recompute.heuristic, given = policy.recompute.heuristic_params] {
+            return make_eviction_heuristic(name, given);
+        };
+    return c;
+}
+
+}  // namespace memsim

@@ -1,0 +1,188 @@
+#include "sim/engine/disk_queue.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/engine/swap_io.h"
+
+namespace memsim {
+
+namespace sg = simgrid::s4u;
+
+namespace {
+
+// The disk's model, or on the node that of the disk behind the GPU's link by the path.
+TransferModel disk_model(const PlatformSpec& p, int gpu, bool bounce) {
+    if (!p.has_host_tier()) return TransferModel(p.disk);
+    return TransferModel(disk_behind_route(gpu_route(p, gpu), p.disk_of_gpu(gpu), bounce));
+}
+
+TransferModel host_model(const PlatformSpec& p, int gpu) {
+    return TransferModel(p.has_host_tier() ? gpu_route(p, gpu) : p.disk);
+}
+
+}  // namespace
+
+DiskQueue::DiskQueue(const EngineContext& ctx)
+    : w_(ctx.workload), model_(disk_model(ctx.config.platform, ctx.gpu, ctx.config.swap_path.bounce)),
+      host_model_(host_model(ctx.config.platform, ctx.gpu)), platform_(ctx.platform), gpu_(ctx.gpu),
+      bounce_(ctx.config.swap_path.bounce), disk_spec_(ctx.config.platform.disk_of_gpu(ctx.gpu)), clock_(ctx.clock), log_(ctx.log), disk_(ctx.platform.disk_of_gpu(ctx.gpu)), listener_(ctx.io),
+      usage_(ctx.usage), queued_write_(ctx.workload.tensors.size(), 0) {
+    for (int l = 0; l < usage_.lane_count(); ++l) resource_lanes_.push_back(log_.labels.keep(usage_.lane(l)));
+}
+
+void DiskQueue::enqueue(bool write, TensorId t, int op, bool host) {
+    IoRequest r{write, t, w_.tensors[t].bytes, op, 0, false, host};
+    r.predicted_ms = host ? host_model_.ms(r.write, r.bytes) : model_.ms(r.write, r.bytes);
+    free_pred_ms_ = (idle() ? clock_.now() : std::max(free_pred_ms_, clock_.now())) + r.predicted_ms;
+    if (write && queued_write_[t] == 0) queued_write_[t] = front_seq_ + queue_.size() + 1;
+    queue_.push_back(r);
+    ++live_;
+    clock_.notify();
+}
+
+bool DiskQueue::cancel_write(TensorId t) {
+    if (queued_write_[t] == 0) return false;
+    IoRequest& r = queue_[queued_write_[t] - 1 - front_seq_];
+    queued_write_[t] = 0;
+    free_pred_ms_ -= r.predicted_ms;
+    r.cancelled = true;
+    --live_;
+    return true;
+}
+
+IoRequest DiskQueue::pop() {
+    for (;;) {
+        IoRequest r = queue_.front();
+        queue_.pop_front();
+        ++front_seq_;
+        if (r.cancelled) continue;
+        if (r.write && queued_write_[r.tensor] == front_seq_) queued_write_[r.tensor] = 0;
+        --live_;
+        return r;
+    }
+}
+
+void DiskQueue::serve() {
+    try {
+        for (;;) {
+            clock_.block_until([&] { return live_ > 0 || stopped_; });
+            if (live_ == 0) {
+                if (stopped_) return;
+                continue;  // the request that woke us was cancelled meanwhile
+            }
+            const IoRequest r = pop();
+            busy_ = true;
+            const double start = clock_.now();
+            transfer(r);
+            ++served_;
+            busy_ = false;
+            const char* lane = r.host ? (r.write ? lane::kHostWrite : lane::kHostRead)
+                                      : (r.write ? lane::kDiskWrite : lane::kDiskRead);
+            log_.add({lane, start, clock_.now(), r.op, w_.tensors[r.tensor].name, {r.tensor}, r.bytes});
+            for (Activity& a : occupied_) log_.add(std::move(a));
+            occupied_.clear();
+            listener_.on_io_done(r);
+            clock_.notify();
+        }
+    } catch (...) {
+        clock_.fail(std::current_exception());
+    }
+}
+
+void DiskQueue::transfer(const IoRequest& r) {
+    if (platform_.is_node()) {
+        node_transfer(r);
+        return;
+    }
+    const double lat = model_.latency_ms(r.write);
+    if (lat > 0) sg::this_actor::sleep_for(lat / 1e3);
+    const auto scaled = static_cast<sg_size_t>(std::llround(static_cast<double>(r.bytes) * SimPlatform::kDiskScale));
+    if (scaled > 0) {
+        if (r.write) disk_->write(scaled);
+        else disk_->read(scaled);
+    }
+}
+
+// A host RAM request is one flow on the GPU's route to the host (its PCIe link, its
+// switch's uplink; the link latency is SimGrid's). A disk request crosses the same route
+// and the disk: staged (bounce: the flow then the I/O for a write, the I/O then the flow
+// for a read) or streamed (direct: both at once, done when both are). Each flow occupies
+// every link of the route for its whole duration, each I/O its disk (not the disk's
+// latency before it): those intervals are the node's resource usage.
+void DiskQueue::node_transfer(const IoRequest& r) {
+    const auto scaled = static_cast<std::uint64_t>(std::llround(static_cast<double>(r.bytes) * SimPlatform::kDiskScale));
+    if (scaled == 0) return;
+    sg::Host* gpu = platform_.gpu_host(gpu_);
+    sg::Host* from = r.write ? gpu : platform_.host;
+    sg::Host* to = r.write ? platform_.host : gpu;
+    const auto flow = [&] {
+        const double start = clock_.now();
+        sg::Comm::sendto(from, to, scaled);
+        occupied(r, -1, start, clock_.now());
+    };
+    if (r.host) {
+        flow();
+        return;
+    }
+    sg::Disk* disk = platform_.disk_of_gpu(gpu_);
+    const int disk_lane = usage_.disk_lane(gpu_, r.write);
+    const double lat = r.write ? disk_spec_.write_latency_ms : disk_spec_.read_latency_ms;
+    const auto io = [&] {
+        return r.write ? disk->write_async(scaled) : disk->read_async(scaled);
+    };
+    if (bounce_ && r.write) flow();
+    if (lat > 0) sg::this_actor::sleep_for(lat / 1e3);
+    if (bounce_) {
+        const double start = clock_.now();
+        io()->wait();
+        occupied(r, disk_lane, start, clock_.now());
+        if (!r.write) flow();
+        return;
+    }
+    const double start = clock_.now();
+    sg::CommPtr link_flow = sg::Comm::sendto_async(from, to, scaled);
+    sg::IoPtr disk_io = io();
+    link_flow->wait();
+    disk_io->wait();
+    // Whichever ended first ended before now: its own finish time says when.
+    const auto ms_at = [&](double simgrid_s) { return clock_.now() - (sg::Engine::get_clock() - simgrid_s) * 1e3; };
+    occupied(r, -1, start, ms_at(link_flow->get_finish_time()));
+    occupied(r, disk_lane, start, ms_at(disk_io->get_finish_time()));
+}
+
+void DiskQueue::occupied(const IoRequest& r, int resource, double start_ms, double end_ms) {
+    const auto one = [&](int lane) {
+        usage_.occupied(lane, start_ms, end_ms, r.bytes);
+        if (log_.recording)
+            occupied_.push_back({resource_lanes_[static_cast<std::size_t>(lane)], start_ms, end_ms, r.op,
+                                 w_.tensors[r.tensor].name, {r.tensor}, r.bytes});
+    };
+    if (resource >= 0) {
+        one(resource);
+        return;
+    }
+    for (const int lane : usage_.route(gpu_, r.write)) one(lane);
+}
+
+void DiskQueue::stop() {
+    stopped_ = true;
+    front_seq_ += queue_.size();
+    queue_.clear();
+    live_ = 0;
+    std::fill(queued_write_.begin(), queued_write_.end(), 0);
+    clock_.notify();
+}
+
+double DiskQueue::backlog_ms() const { return std::max(0.0, free_pred_ms_ - clock_.now()); }
+
+double DiskQueue::completion_if_enqueued_ms(bool write, std::uint64_t bytes, double at_ms) const {
+    const double start = std::max(at_ms, clock_.now() + backlog_ms());
+    return start + (write ? write_ms(bytes) : read_ms(bytes));
+}
+
+double DiskQueue::round_trip_ms(std::uint64_t bytes) const {
+    return completion_if_enqueued_ms(true, bytes, clock_.now()) - clock_.now() + read_ms(bytes);
+}
+
+}  // namespace memsim

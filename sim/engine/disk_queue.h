@@ -1,0 +1,100 @@
+// The disk: one FIFO of swap-outs and swap-ins served one at a time by the disk actor
+// as SimGrid disk I/Os (on the node of docs/tiers.md: the GPU's copy queue, each request
+// a flow on its PCIe link to host RAM, or through it to a disk), with the queue's own predictions of when it will be free (the
+// prefetch rules and the hybrid rule read them). A queued write can be cancelled in
+// O(1): it is marked and skipped when it reaches the head, and its predicted time is
+// taken off at once.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string_view>
+#include <vector>
+
+#include "models/platform/transfer_model.h"
+#include "models/workload/workload.h"
+#include "sim/engine/clock.h"
+#include "sim/engine/engine_context.h"
+#include "sim/engine/node_usage.h"
+
+namespace memsim {
+
+struct IoRequest {
+    bool write = true;
+    TensorId tensor = -1;
+    std::uint64_t bytes = 0;
+    int op = -1;
+    double predicted_ms = 0;
+    bool cancelled = false;
+    bool host = false;  // to or from host RAM (else the disk)
+};
+
+// Told when a request has been served (the tensor-level side of swapping).
+class IoListener {
+public:
+    virtual ~IoListener() = default;
+    virtual void on_io_done(const IoRequest& r) = 0;
+};
+
+class DiskQueue {
+public:
+    // Served on the platform's disk; each served request is told to the swap side.
+    explicit DiskQueue(const EngineContext& ctx);
+
+    void enqueue(bool write, TensorId t, int op, bool host = false);
+    // Drops the tensor's write if it is still queued (not yet started); false otherwise.
+    bool cancel_write(TensorId t);
+    void serve();  // the disk actor's body
+    void stop();   // a stopped or finished run: drop what is queued, let the actor end
+
+    [[nodiscard]] bool idle() const { return live_ == 0 && !busy_; }
+    [[nodiscard]] std::uint64_t served() const { return served_; }  // I/Os done (SimGrid activities)
+    // The queue's own predictions, from what is queued and in flight now (every request
+    // costs what the disk's transfer model says, as served).
+    [[nodiscard]] double free_at_ms() const { return free_pred_ms_; }  // predicted end of the queue
+    [[nodiscard]] double backlog_ms() const;                           // from now until it drains
+    // One read, served alone: from the disk, or from host RAM (the PCIe link's model) on a node.
+    [[nodiscard]] double read_ms(std::uint64_t bytes, bool from_host = false) const {
+        return from_host ? host_model_.read_ms(bytes) : model_.read_ms(bytes);
+    }
+    [[nodiscard]] double write_ms(std::uint64_t bytes) const { return model_.write_ms(bytes); }  // one write, served alone
+    // When a request of `bytes` enqueued at `at_ms` (>= now) would complete, behind
+    // everything queued now.
+    [[nodiscard]] double completion_if_enqueued_ms(bool write, std::uint64_t bytes, double at_ms) const;
+    // A swap-out enqueued now, waited for, and its read later on demand: the backlog,
+    // the write and the read (what an eviction to disk costs the GPU stream).
+    [[nodiscard]] double round_trip_ms(std::uint64_t bytes) const;
+
+private:
+    IoRequest pop();
+    void transfer(const IoRequest& r);       // the SimGrid activities of one request
+    void node_transfer(const IoRequest& r);  // on the node: flows on links, disk I/Os on the host
+    // The request occupied a resource of the node (the links of its route when
+    // `resource` is -1) from start_ms to end_ms: counted, and logged after the request.
+    void occupied(const IoRequest& r, int resource, double start_ms, double end_ms);
+
+    const Workload& w_;
+    TransferModel model_;       // a disk request (behind the link on the node)
+    TransferModel host_model_;  // a host RAM request (the PCIe link)
+    const SimPlatform& platform_;
+    int gpu_ = 0;
+    bool bounce_ = true;
+    DiskSpec disk_spec_;  // the disk this GPU swaps to (its latencies)
+    Clock& clock_;
+    EventLog& log_;
+    simgrid::s4u::Disk* disk_;
+    IoListener& listener_;
+    NodeUsage& usage_;
+    std::vector<std::string_view> resource_lanes_;  // per node resource lane: its name kept by the log
+    std::vector<Activity> occupied_;  // the request's resource activities, logged after it
+    std::uint64_t served_ = 0;
+    double free_pred_ms_ = 0;
+    std::deque<IoRequest> queue_;   // cancelled requests stay until they reach the head
+    std::uint64_t front_seq_ = 0;   // sequence number of queue_.front()
+    std::vector<std::uint64_t> queued_write_;  // per tensor: 1 + seq of its queued write, 0: none
+    std::size_t live_ = 0;          // requests queued and not cancelled
+    bool busy_ = false;
+    bool stopped_ = false;
+};
+
+}  // namespace memsim

@@ -1,0 +1,258 @@
+// The wiring: builds the platform, the semantics' rules and the parts of a run (the
+// clock, the tensor table, the swap side, the disk queue, the memory manager, the
+// policies' view, the swap scheduler, the GPU stream) around one EngineContext, runs
+// the two actors, and assembles the summary from the parts' counters. On a node of
+// several GPUs (docs/tiers.md) there is one such set of parts per GPU, all sharing
+// the node's host RAM (HostTier) and SimGrid's links and disks, run in one simulation.
+#include "sim/engine/engine.h"
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include <fmt/format.h>
+#include <simgrid/s4u.hpp>
+
+#include "sim/engine/gpu_stream.h"
+#include "sim/engine/policy_view.h"
+#include "sim/engine/semantics_rules.h"
+#include "sim/engine/platform.h"
+#include "sim/engine/host_tier.h"
+#include "sim/engine/node_usage.h"
+
+namespace memsim {
+
+namespace {
+
+namespace sg = simgrid::s4u;
+
+// Who picks forced evictions and where they go: a recompute heuristic picks first;
+// otherwise the selection's victim rule, whose victims go to disk.
+EvictionPolicy eviction_policy(const EngineConfig& c, const SwapSelection& selection, const SwapMode& mode) {
+    EvictionPolicy p;
+    if (c.make_heuristic) p.heuristic = c.make_heuristic();
+    p.victim = selection.victim_rule();
+    p.spill = mode.moves_tensors() && p.victim && (!p.heuristic || selection.spills_heuristic_victims());
+    p.hybrid = c.hybrid;
+    return p;
+}
+
+class Engine {
+public:
+    Engine(const Workload& w, const EngineConfig& c, const ExecPlan& plan, const SimPlatform& platform, HostTier& host,
+           NodeUsage& usage, int gpu,
+           std::unique_ptr<SwapSelection> selection, std::unique_ptr<SwapMode> mode, std::unique_ptr<PrefetchRule> prefetch)
+        : w_(w), c_(c), plan_(plan), gpu_index_(gpu), platform_(platform),
+          rules_(make_semantics_rules(c.semantics.rules, ctx_, w)),
+          ctx_{w, plan, c, platform_, log_, *rules_, clock_, tensors_, io_, host, usage, disk_, memory_, view_, swap_, gpu_, gpu},
+          host_(host),
+          clock_(log_),
+          tensors_(w, plan, c.platform.gpu_speed_scale, rules_->storages()),
+          io_(ctx_),
+          disk_(ctx_),
+          memory_(ctx_, eviction_policy(c, *selection, *mode)),
+          view_(ctx_),
+          swap_(ctx_, std::move(mode), std::move(prefetch)),
+          gpu_(ctx_) {
+        if (swap_.moves_tensors()) swap_.set_plan((c.hybrid ? make_hybrid_selection() : std::move(selection))->plan(w, selection_inputs(c)));
+    }
+
+    // Creates this GPU's two actors; the caller runs the simulation once for every GPU.
+    void start() {
+        // One activity per step plus I/O; about two memory samples and two residency
+        // changes (taken, given back) per tensor.
+        log_.recording = c_.record_events;
+        if (c_.record_events) {
+            log_.activities.reserve(plan_.size() + plan_.size() / 4);
+            log_.memory.reserve(2 * w_.tensors.size() + 16);
+            log_.residency.reserve(2 * w_.tensors.size() + 16);
+        }
+        clock_.start();
+        simgrid::s4u::Host* gpu = platform_.gpu_host(gpu_index_);
+        // GPU i starts i offsets late (platform.gpu_offset_ms); 0 on a single GPU.
+        const double offset_s = gpu_index_ * c_.platform.gpu_offset_ms / 1e3;
+        sg::Actor::create("gpu_stream", gpu, [this, offset_s] {
+            if (offset_s > 0) sg::this_actor::sleep_for(offset_s);
+            gpu_.run();
+        });
+        // Not a daemon: daemons outlive run() in SimGrid 3.32 and would wake up inside the
+        // next simulation of the same process. The GPU stream tells it to stop instead.
+        sg::Actor::create("disk_io", gpu, [this] { disk_.serve(); });
+    }
+
+    // After the simulation: this GPU's result, its tier bytes added to `tiers`.
+    RunResult finish(SwapIo::TierBytes& tiers) {
+        // An error inside an actor first: it is the cause of an unfinished run.
+        if (clock_.error()) std::rethrow_exception(clock_.error());
+        if (!gpu_.finished() && !gpu_.stopped())
+            throw InvariantError("the simulation deadlocked before the last operator (an actor waited for an event nobody signals)");
+        const SwapIo::TierBytes mine = io_.tier_resident();
+        tiers.host += mine.host;
+        tiers.disk += mine.disk;
+        RunResult result{summary(), std::move(log_)};
+        return result;
+    }
+
+    [[nodiscard]] bool stopped() const { return gpu_.stopped().has_value(); }
+    [[nodiscard]] const SwapIo::Counts& io_counts() const { return io_.counts(); }
+
+private:
+    static SelectionInputs selection_inputs(const EngineConfig& c) {
+        return {c.budget, TransferModel(c.platform.disk), c.platform.gpu_speed_scale};
+    }
+
+    // The summary, assembled once from every component's own counters.
+    Summary summary() {
+        Summary sm;
+        if (const std::optional<RunStopped>& stop = gpu_.stopped()) {
+            sm.status = stop->status;
+            sm.message = stop->message;
+        }
+        sm.scenario = c_.scenario_name;
+        sm.workload = workload_label(w_);
+        sm.allocator = memory_.allocator().name();
+        sm.semantics = c_.semantics_label;
+        sm.swap_mode = c_.swap_mode_label;
+        sm.budget_bytes = c_.budget;
+        sm.budget_ratio = c_.budget_ratio;
+        sm.budget_base_bytes = c_.budget_base;
+        sm.peak_bytes = memory_.allocator().peak_bytes();
+        sm.live_peak_bytes = memory_.live_peak();
+        sm.caching = memory_.allocator().caching_figures();
+        log_.reports_allocated = sm.caching.has_value();
+        sm.time_ms = gpu_.end_ms();
+        const GpuStream::Counts& gpu = gpu_.counts();
+        sm.compute_ms = gpu.compute_ms;
+        sm.iteration_compute_ms = w_.compute_ms() / c_.platform.gpu_speed_scale;  // compute_ms: as ops ran
+        sm.stall_ms = clock_.stall_ms();
+        const SwapIo::Counts& io = io_.counts();
+        sm.bytes_written = io.bytes_written;
+        sm.bytes_read = io.bytes_read;
+        sm.swap_selected_tensors = swap_.plan().selected.size();
+        sm.swap_writes = io.writes;
+        sm.swap_reads = io.reads;
+        sm.swap_writes_cancelled = io.cancelled_writes;
+        sm.swap_freed_bytes = io.freed_bytes;
+        sm.recomputed_ops = gpu.recomputed_ops;
+        sm.recompute_ms = gpu.recompute_ms;
+        const EvictionCounts& evictions = memory_.evictions();
+        sm.evictions = evictions.to_disk + evictions.dropped;
+        sm.evictions_to_disk = evictions.to_disk;
+        sm.drops = evictions.dropped;
+        sm.ops = w_.ops.size();
+        sm.activities = gpu.executions + disk_.served();
+        sm.forward_end = w_.forward_end;
+        if (c_.hybrid) {
+            sm.details["hybrid_swapped"] = static_cast<double>(evictions.hybrid_swapped);
+            sm.details["hybrid_dropped"] = static_cast<double>(evictions.hybrid_dropped);
+        }
+        if (swap_.moves_tensors()) sm.details["swap_selected_bytes"] = static_cast<double>(swap_.plan().selected_bytes);
+        if (log_.forward_end_ms >= 0) {
+            sm.details["forward_ms"] = log_.forward_end_ms;
+            sm.details["backward_ms"] = sm.time_ms - log_.forward_end_ms;
+        }
+        log_.budget_bytes = c_.budget;
+        return sm;
+    }
+
+    const Workload& w_;
+    const EngineConfig& c_;
+    const ExecPlan& plan_;
+    int gpu_index_;
+    EventLog log_;
+    const SimPlatform& platform_;
+    std::unique_ptr<SemanticsRules> rules_;  // keeps ctx_, built just after it
+    EngineContext ctx_;  // refers to the parts below, built after it in this order
+    HostTier& host_;
+    Clock clock_;
+    TensorTable tensors_;
+    SwapIo io_;
+    DiskQueue disk_;
+    MemoryManager memory_;
+    PolicyView view_;
+    SwapScheduler swap_;
+    GpuStream gpu_;
+};
+
+NodeFigures node_figures(const HostTier& host, const NodeUsage& usage, const std::vector<RunResult>& gpus,
+                         const std::vector<SwapIo::Counts>& io) {
+    NodeFigures n;
+    n.host_peak_bytes = host.peak();
+    n.host_capacity_bytes = host.capacity();
+    n.bytes_to_host = host.host.in;
+    n.bytes_from_host = host.host.read;
+    n.host_dropped_bytes = host.host.out - host.host.read;
+    n.bytes_to_disk = host.disk.in;
+    n.bytes_from_disk = host.disk.read;
+    n.disk_dropped_bytes = host.disk.out - host.disk.read;
+    for (std::size_t g = 0; g < gpus.size(); ++g) {
+        const Summary& s = gpus[g].summary;
+        n.step_time_ms = std::max(n.step_time_ms, s.time_ms);
+        n.gpus.push_back({s.status, s.time_ms, s.stall_ms, io[g].bytes_written, io[g].bytes_read});
+    }
+    n.links = usage.links(n.step_time_ms);
+    n.disks = usage.disks(n.step_time_ms);
+    return n;
+}
+
+// One log for the node: GPU 0's with every other GPU's records after it, and what the
+// renderers need to name the node's parts. Checks that the resource lanes account for
+// every byte the requests moved.
+void node_log(EventLog& log, std::vector<RunResult>& gpus, const HostTier& host, const NodeUsage& usage) {
+    log.node = true;
+    log.gpus = static_cast<int>(gpus.size());
+    log.host_capacity_bytes = host.capacity();
+    for (std::size_t g = 1; g < gpus.size(); ++g) log.append_gpu(std::move(gpus[g].log), static_cast<int>(g));
+    for (int g = 0; g < log.gpus; ++g) {
+        log.route_d2h.push_back(usage.route_text(g, true));
+        log.route_h2d.push_back(usage.route_text(g, false));
+    }
+    for (int l = 0; l < usage.lane_count(); ++l) log.resource_lanes.push_back(usage.lane(l));
+    usage.check_log(log);
+}
+
+}  // namespace
+
+RunResult simulate(const Workload& w, const EngineConfig& config, const ExecPlan& plan) {
+    HostTier host(config.platform);
+    // Built once for the run: every GPU's engine parts and the usage meter share it.
+    const SimPlatform platform = build_platform(config.platform);
+    NodeUsage usage;
+    usage.describe(platform);
+    std::vector<std::unique_ptr<Engine>> engines;
+    for (int g = 0; g < config.platform.gpus; ++g)
+        engines.push_back(std::make_unique<Engine>(w, config, plan, platform, host, usage, g, config.make_selection(), config.make_swap_mode(),
+                                                   config.make_prefetch()));
+    host.start();
+    for (auto& engine : engines) engine->start();
+    sg::Engine::get_instance()->run();
+    SwapIo::TierBytes resident;
+    std::vector<RunResult> results;
+    std::vector<SwapIo::Counts> io;
+    bool stopped = false;
+    for (auto& engine : engines) {
+        results.push_back(engine->finish(resident));
+        io.push_back(engine->io_counts());
+        stopped = stopped || engine->stopped();
+    }
+    if (!stopped) host.check_invariants(resident.host, resident.disk);
+    std::optional<NodeFigures> node;
+    if (host.enabled()) node = node_figures(host, usage, results, io);
+    RunResult result = std::move(results.front());
+    if (node) {
+        result.summary.node = std::move(node);
+        // The node's status: the first GPU that stopped says why (results[0] is moved into result).
+        for (std::size_t g = 1; g < results.size() && !engines[0]->stopped(); ++g)
+            if (engines[g]->stopped()) {
+                result.summary.status = results[g].summary.status;
+                result.summary.message = fmt::format("GPU {}: {}", g, results[g].summary.message);
+                break;
+            }
+        result.log.host_memory = host.take_samples();
+        node_log(result.log, results, host, usage);
+    }
+    return result;
+}
+
+}  // namespace memsim

@@ -1,0 +1,49 @@
+#include "sim/engine/host_tier.h"
+
+#include <algorithm>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include <simgrid/s4u/Engine.hpp>
+
+#include "sim/engine/run_result.h"
+
+namespace memsim {
+
+HostTier::HostTier(const PlatformSpec& platform) : enabled_(platform.has_host_tier()), capacity_(platform.host_memory) {}
+
+void HostTier::start() { start_s_ = simgrid::s4u::Engine::get_clock(); }
+
+double HostTier::now_ms() const { return (simgrid::s4u::Engine::get_clock() - start_s_) * 1e3; }
+
+void HostTier::take(std::uint64_t bytes) {
+    in_use_ += bytes;
+    peak_ = std::max(peak_, in_use_);
+    samples_.push_back({now_ms(), in_use_});
+}
+
+void HostTier::release(std::uint64_t bytes) {
+    if (bytes > in_use_) throw InvariantError(fmt::format("host RAM gives back {} B but holds {} B", bytes, in_use_));
+    in_use_ -= bytes;
+    samples_.push_back({now_ms(), in_use_});
+}
+
+std::string HostTier::state_text() const {
+    return fmt::format("host RAM holds {} B of {}: {} B of swapped tensors, {} B of bounce buffers", in_use_,
+                       capacity_ ? fmt::format("{} B", *capacity_) : std::string("unlimited"), host.resident, staged_bytes);
+}
+
+void HostTier::check_invariants(std::uint64_t resident_host, std::uint64_t resident_disk) const {
+    for (const auto& [name, c, found] : {std::tuple{"host RAM", host, resident_host}, std::tuple{"disk", disk, resident_disk}}) {
+        if (c.in != c.out + c.resident)
+            throw InvariantError(fmt::format("{}: {} B in but {} B out + {} B resident", name, c.in, c.out, c.resident));
+        if (c.resident != found)
+            throw InvariantError(fmt::format("{}: {} B counted resident but its tensors hold {} B", name, c.resident, found));
+    }
+    if (staged_bytes != 0 || in_use_ != host.resident)
+        throw InvariantError(fmt::format("host RAM: {} B in use at the end, {} B of tensors, {} B of bounce buffers", in_use_,
+                                         host.resident, staged_bytes));
+}
+
+}  // namespace memsim

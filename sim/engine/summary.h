@@ -1,0 +1,115 @@
+// The numbers a run answers with. Written as summary.json (with the resolved
+// scenario) and as a one-line human table; sweeps gather one row per point.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/alloc/allocator.h"
+
+namespace memsim {
+
+// The node of docs/tiers.md (platform.host.link set): per tier and per GPU.
+struct NodeFigures {
+    double step_time_ms = 0;  // the slowest GPU
+    std::uint64_t host_peak_bytes = 0;  // host RAM: swapped tensors and bounce buffers
+    std::optional<std::uint64_t> host_capacity_bytes;
+    std::uint64_t bytes_to_host = 0, bytes_from_host = 0, host_dropped_bytes = 0;
+    std::uint64_t bytes_to_disk = 0, bytes_from_disk = 0, disk_dropped_bytes = 0;
+    // Each GPU's own figures, GPU 0 first.
+    struct Gpu {
+        std::string status;
+        double time_ms = 0, stall_ms = 0;
+        std::uint64_t bytes_written = 0, bytes_read = 0;
+    };
+    std::vector<Gpu> gpus;
+    // Each link direction on a GPU's route to the host and back, and each disk: what
+    // the requests moved through it and the time at least one of them occupied it
+    // (docs/tiers.md); utilisation = busy_ms / step_time_ms.
+    struct Link {
+        std::string name;       // the SimGrid link ("pcie0", "switch0")
+        std::string direction;  // d2h (GPU to host: writes) or h2d (reads)
+        double bytes_per_s = 0;
+        std::uint64_t bytes = 0;
+        double busy_ms = 0, utilisation = 0;
+    };
+    struct Disk {
+        std::string name;
+        std::uint64_t read_bytes = 0, write_bytes = 0;
+        double busy_ms = 0, utilisation = 0;  // busy: reading or writing
+    };
+    std::vector<Link> links;
+    std::vector<Disk> disks;
+};
+
+struct Summary {
+    std::string scenario;     // scenario name
+    std::string status = "ok";  // ok | oom | thrash | error
+    std::string message;      // why the status is not ok
+    std::vector<std::string> warnings;  // inert or contradictory settings (sim/app/run/run_warnings.h)
+    std::string workload;
+    std::string allocator;
+    std::string semantics;
+    std::string swap_mode;    // none | sync | semi_sync | async
+    std::optional<std::uint64_t> budget_bytes;       // the budget the run had (none: unlimited)
+    std::optional<double> budget_ratio;              // platform.memory.budget_ratio, when the budget came from it
+    std::optional<std::uint64_t> budget_base_bytes;  // what the ratio is a fraction of: the live-bytes (os) peak
+    std::uint64_t peak_bytes = 0;       // the allocator's peak footprint
+    std::uint64_t live_peak_bytes = 0;  // exact live bytes peak (os view), whatever the allocator
+    // A caching allocator's own figures (torch_caching): allocated_peak_bytes,
+    // reserved_peak_bytes, fragmentation_bytes, segment_count, segment_allocations.
+    std::optional<CachingFigures> caching;
+    double time_ms = 0.0;
+    // time_ms / the time of the same workload and platform with no memory policy at all
+    // (no budget, no swap, no recompute): sim/app/run/measuring_runs.h.
+    double overhead = 0.0;
+    double no_policy_time_ms = 0.0;
+    // Operator compute the run performed on the simulated device (scaled by
+    // platform.gpu.speed_scale; up to the stop for an oom or thrash run), recomputations
+    // not included (recompute_ms); iteration_compute_ms is the whole iteration's.
+    double compute_ms = 0.0;
+    double iteration_compute_ms = 0.0;
+    double stall_ms = 0.0;
+    std::uint64_t bytes_written = 0;
+    std::uint64_t bytes_read = 0;
+    std::uint64_t swap_selected_tensors = 0;  // chosen by the swap selection before the run
+    std::uint64_t swap_writes = 0;            // swap-outs (and evictions to disk) that completed
+    std::uint64_t swap_reads = 0;             // swap-ins that completed
+    std::uint64_t swap_writes_cancelled = 0;  // queued swap-outs dropped because their tensor was needed
+    std::uint64_t swap_freed_bytes = 0;       // bytes that left device memory because their write completed
+    std::uint64_t recomputed_ops = 0;
+    double recompute_ms = 0.0;
+    std::uint64_t evictions = 0;          // forced evictions: evictions_to_disk + drops
+    std::uint64_t evictions_to_disk = 0;  // victims written to disk
+    std::uint64_t drops = 0;              // victims freed, to be recomputed if needed again
+    std::uint64_t ops = 0;
+    std::uint64_t activities = 0;  // SimGrid activities run
+    int forward_end = 0;
+    std::map<std::string, double> details;  // per-mode extras (e.g. forward_ms, backward_ms)
+    std::optional<NodeFigures> node;  // only with a host tier: other summaries stay as they were
+};
+
+struct Workload;
+
+// The summary's overhead: time_ms / no_policy_time_ms to nine decimals, the precision
+// it has always been reported with (both times are reported in full beside it); 0 when
+// nothing ran (a planner stopped before the run). Every simulation runs on a fresh
+// SimGrid clock (sim/app/run/measuring_runs.h), so a run whose budget never binds is
+// exactly 1 before rounding too.
+double reported_overhead(double time_ms, double no_policy_time_ms);
+
+// How a summary names a workload: "name (batch N)", or its source file.
+std::string workload_label(const Workload& w);
+
+nlohmann::json to_json(const Summary& s);
+// One human-readable block (a few aligned lines); `settings` (name, value) are the
+// policy settings that shaped the run (RunHeader::settings), printed after the workload.
+std::string to_table(const Summary& s, const std::vector<std::pair<std::string, std::string>>& settings = {});
+
+}  // namespace memsim

@@ -1,0 +1,51 @@
+#include "sim/engine/tensor_state.h"
+
+#include <algorithm>
+
+namespace memsim {
+
+TensorTable::TensorTable(const Workload& w, const ExecPlan& plan, double gpu_speed_scale, const StorageBook* storages)
+    : w_(w), plan_(plan), speed_(gpu_speed_scale), state_(w.tensors.size()), use_begin_(w.tensors.size() + 1, 0),
+      order_(w.tensors.size()), storages_(storages) {
+    // Two passes over the plan: count each tensor's uses, then place them in step order.
+    for (const PlanStep& step : plan_)
+        if (step.kind == StepKind::Compute)
+            for (TensorId t : w_.ops[step.op].inputs) ++use_begin_[t + 1];
+    for (std::size_t t = 1; t < use_begin_.size(); ++t) use_begin_[t] += use_begin_[t - 1];
+    use_steps_.resize(use_begin_.back());
+    std::vector<std::size_t> next(use_begin_.begin(), use_begin_.end() - 1);
+    for (std::size_t k = 0; k < plan_.size(); ++k) {
+        const PlanStep& step = plan_[k];
+        if (step.kind != StepKind::Compute) continue;
+        for (TensorId t : w_.ops[step.op].inputs) use_steps_[next[t]++] = k;
+    }
+}
+
+std::optional<int> TensorTable::next_use_op(TensorId t) const {
+    const std::size_t k = state_[t].next_use;
+    if (k >= use_count(t)) return std::nullopt;
+    return plan_[use_step(t, k)].op;
+}
+
+double TensorTable::ms_until_next_use(TensorId t, int op) const {
+    const std::size_t k = state_[t].next_use;
+    if (k >= use_count(t)) return compute_between(std::max(op, 0), static_cast<int>(w_.ops.size()));
+    return compute_between(std::max(op, 0), std::max(plan_[use_step(t, k)].op, op));
+}
+
+// Victim scores ask this for every candidate at one op, and the sums run to uses far
+// ahead: the running sums from `from` are kept and extended, so every candidate after
+// the first costs O(1). They are added in the same order as a plain loop from `from`
+// (a prefix-sum difference would round differently).
+double TensorTable::compute_between(int from, int to) const {
+    if (to <= from) return 0;
+    if (from != sums_from_) {
+        sums_from_ = from;
+        sums_.assign(1, 0.0);
+    }
+    for (std::size_t k = sums_.size() - 1; static_cast<int>(k) < to - from; ++k)
+        sums_.push_back(sums_.back() + w_.ops[from + static_cast<int>(k)].cost_ms / speed_);
+    return sums_[static_cast<std::size_t>(to - from)];
+}
+
+}  // namespace memsim

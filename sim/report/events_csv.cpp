@@ -1,0 +1,82 @@
+#include "sim/report/events_csv.h"
+
+#include <fmt/format.h>
+
+#include "sim/report/activity_labels.h"
+#include "sim/report/text_format.h"
+
+namespace memsim {
+
+namespace {
+
+// The node's columns (docs/tiers.md): gpu, tier, link; nothing on a single GPU without a node.
+class NodeColumns {
+public:
+    explicit NodeColumns(const EventLog& log) : log_(log) {}
+
+    [[nodiscard]] std::string activity(const Activity& a) {
+        if (!log_.node) return "";
+        const bool host = a.lane == lane::kHostWrite || a.lane == lane::kHostRead;
+        const bool disk = a.lane == lane::kDiskWrite || a.lane == lane::kDiskRead;
+        if (host || disk) {
+            request_tier_ = host ? "host" : "disk";
+            const bool write = a.lane == lane::kHostWrite || a.lane == lane::kDiskWrite;
+            const auto g = static_cast<std::size_t>(a.gpu);
+            const std::vector<std::string>& routes = write ? log_.route_d2h : log_.route_h2d;
+            return row(std::to_string(a.gpu), request_tier_, g < routes.size() ? routes[g] : "");
+        }
+        if (is_resource_lane(a.lane)) {
+            // "pcie0 d2h" -> pcie0; a disk's lane is the disk tier, a link's that of the
+            // request it follows in the log.
+            const std::string_view name = a.lane.substr(0, a.lane.rfind(' '));
+            const bool disk_lane = a.lane.ends_with(" write") || a.lane.ends_with(" read");
+            return row(std::to_string(a.gpu), disk_lane ? "disk" : request_tier_, csv_field(name));
+        }
+        return row(std::to_string(a.gpu), "", "");
+    }
+    [[nodiscard]] std::string gpu(int g) const { return log_.node ? row(std::to_string(g), "", "") : ""; }
+    [[nodiscard]] std::string node() const { return log_.node ? row("", "", "") : ""; }
+    [[nodiscard]] std::string header() const { return log_.node ? ",gpu,tier,link" : ""; }
+
+private:
+    static std::string row(const std::string& gpu, std::string_view tier, std::string_view link) {
+        return fmt::format(",{},{},{}", gpu, tier, link);
+    }
+    const EventLog& log_;
+    std::string_view request_tier_;
+};
+
+}  // namespace
+
+std::string events_csv(const EventLog& log, const Workload* workload) {
+    const TensorNames names(workload);
+    NodeColumns node(log);
+    std::string out = "record,lane,start_ms,end_ms,duration_ms,op,label,tensors,bytes,bytes_in_use,live_bytes,budget_bytes" +
+                      node.header() + "\n";
+    for (const Activity& a : log.activities) {
+        out += fmt::format("activity,{},{},{},{},{},{},{},{},,,{}\n", csv_field(a.lane), format_ms(a.start_ms),
+                           format_ms(a.end_ms), format_ms(a.end_ms - a.start_ms), a.op,
+                           csv_field(activity_label(a, names)), join_ints(a.tensors, ';'), a.bytes, node.activity(a));
+    }
+    for (const Mark& m : log.marks)
+        out += fmt::format("mark,{},{},,,{},{},{},{},,,{}\n", csv_field(m.kind), format_ms(m.time_ms), m.op,
+                           csv_field(mark_label(m, names)), m.tensor >= 0 ? std::to_string(m.tensor) : "", m.bytes,
+                           node.gpu(m.gpu));
+    const std::string budget = log.budget_bytes ? std::to_string(*log.budget_bytes) : "";
+    for (const MemorySample& m : log.memory)
+        out += fmt::format("memory,,{},,,,,,,{},{},{}{}\n", format_ms(m.time_ms), m.bytes_in_use, m.live_bytes, budget,
+                           node.gpu(m.gpu));
+    // Host RAM of a node (docs/tiers.md): its own rows, only when the run had a host tier.
+    for (const HostSample& h : log.host_memory)
+        out += fmt::format("host_memory,,{},,,,,,,{},,{}\n", format_ms(h.time_ms), h.bytes_in_use, node.node());
+    // The forward/backward boundary the log knows is GPU 0's.
+    if (log.forward_end_ms >= 0)
+        out += fmt::format("marker,,{},,,,forward_end,,,,,{}\n", format_ms(log.forward_end_ms), node.gpu(0));
+    return out;
+}
+
+void write_events_csv(const EventLog& log, const std::string& path, const Workload* workload) {
+    write_text_file(path, events_csv(log, workload));
+}
+
+}  // namespace memsim

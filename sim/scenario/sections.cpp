@@ -1,0 +1,95 @@
+#include "sim/scenario/sections.h"
+
+#include "sim/scenario/output_name.h"
+#include "sim/scenario/policy_choice.h"
+#include "sim/scenario/units.h"
+#include "sim/scenario/node_section.h"
+
+namespace memsim {
+
+WorkloadSpec parse_workload(const YAML::Node& n, const Parser& p) {
+    WorkloadSpec w;
+    if (!n || !n.IsMap()) p.fail("workload", "missing: give a profile folder + batch, a dtr_log, a torch_snapshot, or a synthetic model");
+    const int sources = (n["profile"] ? 1 : 0) + (n["dtr_log"] ? 1 : 0) + (n["synthetic"] ? 1 : 0) + (n["torch_snapshot"] ? 1 : 0);
+    if (sources != 1) p.fail("workload", "give exactly one of profile, dtr_log, torch_snapshot, synthetic");
+    if (n["profile"]) {
+        w.profile = p.path(n["profile"], "workload.profile");
+        if (!n["batch"]) p.fail("workload.batch", "missing (the profile's batch size: add --set workload.batch=N, or set "
+                                                "both at once: --set 'workload={profile: DIR, batch: N}')");
+        w.batch = p.scalar<int>(n["batch"], "workload.batch", "an integer");
+        if (w.batch <= 0) p.fail("workload.batch", fmt::format("{} must be >= 1", w.batch));
+    }
+    if (n["dtr_log"]) w.dtr_log = p.path(n["dtr_log"], "workload.dtr_log");
+    if (n["torch_snapshot"]) w.torch_snapshot = p.path(n["torch_snapshot"], "workload.torch_snapshot");
+    if (n["synthetic"]) {
+        w.synthetic = p.text(n["synthetic"], "workload.synthetic");
+        for (const char* key : {"n", "layers", "width", "seed", "batch", "input", "classes"})
+            if (n[key]) w.synthetic_params[key] = p.scalar<double>(n[key], std::string("workload.") + key, "a number");
+    }
+    if (n["forward_end"]) w.forward_end = p.scalar<int>(n["forward_end"], "workload.forward_end", "an integer");
+    if (n["costs"]) {
+        if (!n["profile"]) p.fail("workload.costs", "applies to profile folders only");
+        w.costs = p.choice(n["costs"], "workload.costs", {"measured", "linear_fit"});
+    }
+    return w;
+}
+
+PlatformSpec parse_platform(const YAML::Node& n, const Parser& p) {
+    PlatformSpec s;
+    if (!n) return s;
+    if (n["name"]) s.name = p.text(n["name"], "platform.name");
+    if (n["gpu"] && n["gpu"]["speed_scale"]) {
+        s.gpu_speed_scale = p.scalar<double>(n["gpu"]["speed_scale"], "platform.gpu.speed_scale", "a number");
+        if (!(s.gpu_speed_scale > 0)) p.fail("platform.gpu.speed_scale", "must be > 0");
+    }
+    if (n["disk"]) s.disk = parse_disk(n["disk"], p, "platform.disk");
+    parse_node_keys(n, p, s);
+    if (n["memory"] && n["memory"]["budget"]) {
+        const YAML::Node b = n["memory"]["budget"];
+        if (!(b.IsScalar() && (b.as<std::string>() == "none" || b.as<std::string>() == "unlimited")))
+            s.memory_budget = p.with_units(b, "platform.memory.budget", parse_bytes);
+    }
+    if (n["memory"] && n["memory"]["allow_ratio_above_one"])
+        s.allow_ratio_above_one =
+            p.scalar<bool>(n["memory"]["allow_ratio_above_one"], "platform.memory.allow_ratio_above_one", "true or false");
+    if (n["memory"] && n["memory"]["budget_ratio"]) {
+        s.memory_budget_ratio = p.scalar<double>(n["memory"]["budget_ratio"], "platform.memory.budget_ratio", "a number");
+        const double ratio = *s.memory_budget_ratio;
+        if (!(ratio > 0))
+            p.fail("platform.memory.budget_ratio", fmt::format("{:g} is not in (0, 1]: a budget is a positive fraction of the "
+                                                               "workload's live-bytes peak", ratio));
+        if (ratio > 1 && !s.allow_ratio_above_one)
+            p.fail("platform.memory.budget_ratio",
+                   fmt::format("{:g} is above 1: more memory than the workload ever holds, so the budget never binds; "
+                               "set platform.memory.allow_ratio_above_one: true if you mean it", ratio));
+        if (s.memory_budget)
+            p.fail("platform.memory.budget_ratio", "give either platform.memory.budget or platform.memory.budget_ratio, not both");
+    }
+    return s;
+}
+
+PolicySpec parse_policy(const YAML::Node& n, const Parser& p) {
+    PolicySpec s;
+    if (!n) return s;
+    parse_policy_choices(n, p, s);  // every family's row and parameters (policy_choice.h)
+    if (n["hybrid"]) s.hybrid = p.scalar<bool>(n["hybrid"], "policy.hybrid", "true or false");
+    if (const YAML::Node r = n["recompute"]; r && r["max_overhead"]) {
+        s.recompute.max_overhead = p.scalar<double>(r["max_overhead"], "policy.recompute.max_overhead", "a number");
+        if (!(*s.recompute.max_overhead > 0)) p.fail("policy.recompute.max_overhead", "must be > 0");
+    }
+    return s;
+}
+
+OutputSpec parse_output(const YAML::Node& n, const Parser& p, const std::string& name) {
+    OutputSpec s;
+    s.dir = "out/" + output_folder_name(name);
+    if (!n) return s;
+    if (n["dir"]) s.dir = p.text(n["dir"], "output.dir");
+    if (n["events"]) s.events = p.scalar<bool>(n["events"], "output.events", "true or false");
+    if (n["gantt"]) s.gantt = p.scalar<bool>(n["gantt"], "output.gantt", "true or false");
+    if (n["trace"]) s.trace = p.scalar<bool>(n["trace"], "output.trace", "true or false");
+    if (n["torch_snapshot"]) s.torch_snapshot = p.scalar<bool>(n["torch_snapshot"], "output.torch_snapshot", "true or false");
+    return s;
+}
+
+}  // namespace memsim
