@@ -79,7 +79,7 @@ TEST_CASE("architecture: each layer includes only from itself and the layers bel
     CHECK(checked > 500);  // the walk saw the sources
 }
 
-TEST_CASE("architecture: sim/ holds the layers and nothing else; the top level is the design card's") {
+TEST_CASE("architecture: sim/ holds only the four layers and the top level is the design card's") {
     std::set<std::string> under_sim;
     for (const auto& entry : fs::directory_iterator(kRoot / "sim")) under_sim.insert(entry.path().filename().string());
     CHECK(under_sim == std::set<std::string>{"app", "engine", "report", "scenario"});
