@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "models/workload/tensor_role.h"
+
 namespace memsim {
 
 using TensorId = int;
@@ -22,6 +24,7 @@ struct Tensor {
     // For aliasing results (DTR logs): the tensor whose storage this one shares.
     // An alias takes no memory of its own.
     TensorId alias_of = -1;
+    TensorRole role = TensorRole::other;  // what it is to the step (models/workload/tensor_role.h)
 };
 
 // A scratch event of an operator, in source order.
@@ -40,6 +43,10 @@ struct Op {
     // Constants that become resident just before this op (DTR logs declare constants
     // mid-way); every other constant is resident before op 0.
     std::vector<TensorId> arrivals;
+    // The forward op this op re-runs in the backward (the model's own activation
+    // checkpointing: torch.utils.checkpoint in a trace, a synthetic model's checkpointing
+    // mode); kNoOp for every other op.
+    int recomputes = kNoOp;
 };
 
 struct Workload {
