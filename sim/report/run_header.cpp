@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "models/io/process_end.h"
 #include "models/recompute/optimal/optimal_planner.h"
 #include "models/swap/mode/swap_mode.h"
 #include "sim/report/text_format.h"
@@ -59,6 +60,9 @@ std::string recompute_text(const PolicySpec& p, const Summary& summary) {
         text += fmt::format(": {} by {}, no plan of its class under {:.3f} ms",
                             optimal::status_text(detail("optimal_proven"), detail("optimal_gap")),
                             optimal::method_name(detail("optimal_method")), detail("optimal_bound_ms"));
+    if (summary.details.contains("optimal_solver_signal"))
+        text += fmt::format(" (CBC's process was killed by {}: the answer is the best plan known)",
+                            signal_words(static_cast<int>(detail("optimal_solver_signal"))));
     return text;
 }
 

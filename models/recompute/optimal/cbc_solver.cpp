@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "models/recompute/optimal/cpu_time.h"
+#include "models/recompute/optimal/solver_process.h"
 
 namespace memsim::optimal {
 
@@ -57,41 +58,12 @@ MilpOutcome solve_relaxation(const Milp& milp, const MilpSolveOptions& options, 
     return out;
 }
 
-}  // namespace
-
-std::string to_string(MilpStatus s) {
-    switch (s) {
-        case MilpStatus::Optimal: return "optimal";
-        case MilpStatus::Feasible: return "feasible";
-        case MilpStatus::Infeasible: return "infeasible";
-        case MilpStatus::NoSolution: return "no solution";
-        case MilpStatus::Failed: return "failed";
-    }
-    return "failed";
-}
-
-MilpOutcome solve_milp(const Milp& milp, const MilpSolveOptions& options) {
+MilpOutcome solve_with_cbc(const Milp& milp, const MilpSolveOptions& options, const std::vector<CoinBigIndex>& start,
+                           const std::vector<int>& index, const std::vector<double>& value,
+                           const std::vector<double>& col_lower, const std::vector<double>& col_upper,
+                           const std::vector<double>& row_lower, const std::vector<double>& row_upper) {
     const int ncols = milp.columns();
     const int nrows = milp.row_count();
-    // Column-major (compressed sparse columns), as Cbc_loadProblem takes it.
-    std::vector<CoinBigIndex> start(static_cast<std::size_t>(ncols) + 1, 0);
-    for (const auto& row : milp.rows)
-        for (const auto& [col, coef] : row) ++start[static_cast<std::size_t>(col) + 1];
-    for (int c = 0; c < ncols; ++c) start[static_cast<std::size_t>(c) + 1] += start[static_cast<std::size_t>(c)];
-    std::vector<int> index(static_cast<std::size_t>(start.back()));
-    std::vector<double> value(static_cast<std::size_t>(start.back()));
-    std::vector<CoinBigIndex> fill(start.begin(), start.end() - 1);
-    for (int r = 0; r < nrows; ++r)
-        for (const auto& [col, coef] : milp.rows[static_cast<std::size_t>(r)]) {
-            const auto at = static_cast<std::size_t>(fill[static_cast<std::size_t>(col)]++);
-            index[at] = r;
-            value[at] = coef;
-        }
-    std::vector<double> col_lower(milp.col_lower), col_upper(milp.col_upper), row_lower(milp.row_lower), row_upper(milp.row_upper);
-    for (auto* v : {&col_lower, &col_upper, &row_lower, &row_upper})
-        for (double& x : *v) x = finite(x);
-    if (options.relax) return solve_relaxation(milp, options, start, index, value, col_lower, col_upper, row_lower, row_upper);
-
     std::unique_ptr<Cbc_Model, ModelDeleter> model(Cbc_newModel());
     Cbc_Model* m = model.get();
     Cbc_loadProblem(m, ncols, nrows, start.data(), index.data(), value.data(), col_lower.data(), col_upper.data(),
@@ -138,6 +110,45 @@ MilpOutcome solve_milp(const Milp& milp, const MilpSolveOptions& options) {
     out.status = optimal ? MilpStatus::Optimal : MilpStatus::Feasible;
     if (optimal) out.bound = out.objective;
     return out;
+}
+
+}  // namespace
+
+std::string to_string(MilpStatus s) {
+    switch (s) {
+        case MilpStatus::Optimal: return "optimal";
+        case MilpStatus::Feasible: return "feasible";
+        case MilpStatus::Infeasible: return "infeasible";
+        case MilpStatus::NoSolution: return "no solution";
+        case MilpStatus::Failed: return "failed";
+    }
+    return "failed";
+}
+
+MilpOutcome solve_milp(const Milp& milp, const MilpSolveOptions& options) {
+    const int ncols = milp.columns();
+    const int nrows = milp.row_count();
+    // Column-major (compressed sparse columns), as Cbc_loadProblem takes it.
+    std::vector<CoinBigIndex> start(static_cast<std::size_t>(ncols) + 1, 0);
+    for (const auto& row : milp.rows)
+        for (const auto& [col, coef] : row) ++start[static_cast<std::size_t>(col) + 1];
+    for (int c = 0; c < ncols; ++c) start[static_cast<std::size_t>(c) + 1] += start[static_cast<std::size_t>(c)];
+    std::vector<int> index(static_cast<std::size_t>(start.back()));
+    std::vector<double> value(static_cast<std::size_t>(start.back()));
+    std::vector<CoinBigIndex> fill(start.begin(), start.end() - 1);
+    for (int r = 0; r < nrows; ++r)
+        for (const auto& [col, coef] : milp.rows[static_cast<std::size_t>(r)]) {
+            const auto at = static_cast<std::size_t>(fill[static_cast<std::size_t>(col)]++);
+            index[at] = r;
+            value[at] = coef;
+        }
+    std::vector<double> col_lower(milp.col_lower), col_upper(milp.col_upper), row_lower(milp.row_lower), row_upper(milp.row_upper);
+    for (auto* v : {&col_lower, &col_upper, &row_lower, &row_upper})
+        for (double& x : *v) x = finite(x);
+    if (options.relax)
+        return solve_in_child(
+            [&] { return solve_relaxation(milp, options, start, index, value, col_lower, col_upper, row_lower, row_upper); });
+    return solve_in_child([&] { return solve_with_cbc(milp, options, start, index, value, col_lower, col_upper, row_lower, row_upper); });
 }
 
 }  // namespace memsim::optimal

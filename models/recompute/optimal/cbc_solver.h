@@ -34,8 +34,11 @@ struct MilpOutcome {
     bool hit_time_limit = false;
     double seconds = 0.0;         // CPU time of the solve (CBC's own time limit counts CPU time too)
     long nodes = 0;
+    std::string failure;          // for Failed: why, when the solver did not say it (a crash, no process)
+    int killed_by = 0;            // the signal that killed the solver's process, if one did
 };
 
+// Solves in a child process (solver_process.h): a crash in CBC or CLP is a Failed outcome.
 MilpOutcome solve_milp(const Milp& milp, const MilpSolveOptions& options);
 
 std::string to_string(MilpStatus s);

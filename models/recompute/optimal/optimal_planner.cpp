@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -35,7 +36,7 @@ void solve_with_milp(const RematProblem& p, const OptimalOptions& options, const
     MilpSolveOptions solve;
     solve.time_limit_s = options.time_limit_s;
     if (best.schedule) solve.start = milp_start(p, m, *best.schedule);
-    const MilpOutcome out = solve_milp(m.milp, solve);
+    const MilpOutcome out = options.solver(m.milp, solve);
     r.solve_seconds += out.seconds;
     r.method = "milp";
     if (out.status == MilpStatus::Infeasible) {
@@ -51,18 +52,30 @@ void solve_with_milp(const RematProblem& p, const OptimalOptions& options, const
         const Schedule s = schedule_of(p, m, out.solution);
         if (!take_if_better(p, r, s) && check_schedule(p, s).peak_bytes > p.budget)
             r.reason = "CBC's solution exceeds the budget when measured exactly (solver tolerance); the best candidate is kept";
-    } else if (r.plan.empty()) {
-        // No plan yet: the relaxation's rounding may still find one.
+    }
+    // Without a solution, or without CBC's own bound (its process died), the relaxation
+    // still bounds the optimum, and its rounding may give a plan.
+    const bool crashed = out.status == MilpStatus::Failed && !out.failure.empty();
+    std::optional<double> relaxation_bound;
+    if ((out.solution.empty() && r.plan.empty()) || crashed) {
         MilpSolveOptions relax = solve;
         relax.relax = true;
         relax.start.clear();
-        const MilpOutcome lp = solve_milp(m.milp, relax);
+        const MilpOutcome lp = options.solver(m.milp, relax);
         r.solve_seconds += lp.seconds;
-        if (lp.status == MilpStatus::Optimal)
-            if (const auto rounded = round_relaxation(p, m, lp.solution)) take_if_better(p, r, *rounded);
+        if (lp.status == MilpStatus::Optimal) {
+            relaxation_bound = std::max(0.0, lp.objective);
+            if (r.plan.empty())
+                if (const auto rounded = round_relaxation(p, m, lp.solution)) take_if_better(p, r, *rounded);
+        }
     }
     if (out.status == MilpStatus::Optimal) {
         r.bound_ms = r.compute_ms + out.objective;
+    } else if (crashed) {
+        r.solver_killed_by = out.killed_by;
+        r.bound_ms = r.compute_ms + relaxation_bound.value_or(0.0);
+        r.reason = fmt::format("CBC stopped: {}; the best plan known is kept, the bound is {}", out.failure,
+                               relaxation_bound ? "the linear relaxation's" : "the compute time");
     } else {
         r.bound_ms = r.compute_ms + std::max(0.0, out.bound);
         if (out.status == MilpStatus::Failed) r.reason = "CBC gave up (numerical difficulties); the bound is CBC's last";
@@ -78,7 +91,7 @@ void solve_with_relaxation(const RematProblem& p, const OptimalOptions& options,
     MilpSolveOptions solve;
     solve.time_limit_s = options.time_limit_s;
     solve.relax = true;
-    const MilpOutcome out = solve_milp(m.milp, solve);
+    const MilpOutcome out = options.solver(m.milp, solve);
     r.solve_seconds += out.seconds;
     r.method = "lp relaxation + rounding";
     if (out.status == MilpStatus::Infeasible) {
@@ -132,6 +145,7 @@ std::map<std::string, double> result_details(const OptimalResult& r) {
     d["optimal_gap"] = r.gap();
     d["optimal_method"] = method_code(r.method);
     if (!r.incumbent.empty()) d["optimal_incumbent_ms"] = r.incumbent_ms;
+    if (r.solver_killed_by != 0) d["optimal_solver_signal"] = r.solver_killed_by;
     return d;
 }
 

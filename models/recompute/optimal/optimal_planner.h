@@ -7,10 +7,12 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "models/recompute/optimal/cbc_solver.h"
 #include "models/recompute/optimal/incumbents.h"
 #include "models/recompute/optimal/schedule.h"
 #include "models/workload/exec_plan.h"
@@ -28,6 +30,8 @@ struct OptimalOptions {
     bool use_chain_dp = true;
     bool use_milp = true;                 // false: the chain DP or the candidates only
     std::vector<CandidatePlan> candidates;  // besides the models' own planners (run here)
+    // The integer program's and the relaxation's solver; tests put a failing one here.
+    std::function<MilpOutcome(const Milp&, const MilpSolveOptions&)> solver = solve_milp;
 };
 
 // Unsolved: no plan found, and none proven impossible (the solver's limit came first).
@@ -42,6 +46,7 @@ struct OptimalResult {
     double compute_ms = 0.0;      // every op once
     double time_ms = 0.0;         // the plan's iteration time: compute + recomputation
     double bound_ms = 0.0;        // no plan of the class is faster
+    int solver_killed_by = 0;     // the signal that killed CBC's process, if one did (docs/optimal.md)
     std::uint64_t peak_bytes = 0; // the plan's live-bytes peak
     std::string incumbent;        // the best candidate (empty: none fits)
     double incumbent_ms = 0.0;

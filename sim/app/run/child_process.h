@@ -1,4 +1,5 @@
-// Work in a forked child process: the one place memsim forks. A sweep's points run in
+// Work in a forked child process (memsim's only other fork is the optimal planner's
+// solver, models/recompute/optimal/solver_process.h). A sweep's points run in
 // children (sim/app/sweep/process_pool.h), and so do the measuring runs beside a run
 // (sim/app/run/measuring_runs.h): SimGrid's clock never restarts within a process, so a
 // simulation after another starts at a later absolute time and its times differ from a

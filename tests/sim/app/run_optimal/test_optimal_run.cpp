@@ -56,6 +56,19 @@ TEST_CASE("optimal: a run reports what the planner proved in the summary details
     CHECK(said);
 }
 
+TEST_CASE("optimal solver crash: the run's header says that CBC's process was killed and what the answer is") {
+    const Scenario s = scenario("{synthetic: chain, n: 6}", 0.8, "{planner: optimal}");
+    const Workload w = load_workload(s);
+    RunResult r = run_simulation(s, w);
+    REQUIRE(r.summary.status == "ok");
+    r.summary.details["optimal_solver_signal"] = 11;  // as solve_optimal records a SIGSEGV in CBC's process
+    for (const auto& [name, value] : run_header(s, w, r.summary).settings)
+        if (name == "recompute")
+            CHECK(value == fmt::format("planner optimal: optimal by chain dp, no plan of its class under {:.3f} ms (CBC's "
+                                       "process was killed by signal 11 (SIGSEGV): the answer is the best plan known)",
+                                       r.summary.details.at("optimal_bound_ms")));
+}
+
 TEST_CASE("optimal: the heuristic runs become candidates with one per heuristic that finished") {
     const Scenario s = scenario("{synthetic: branching, n: 10}", 0.7, "{planner: optimal}");
     const Workload w = load_workload(s);

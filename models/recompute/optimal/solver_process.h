@@ -1,0 +1,17 @@
+// A solve in a forked child process, so that a crash inside the solver library cannot
+// take memsim down: COIN-OR CBC 2.10 (Debian 12) dies with SIGSEGV in
+// CglPreProcess::postProcess when its time limit stops it during preprocessing
+// (docs/optimal.md, "When the solver fails"). The child sends its MilpOutcome back
+// through a pipe; a child that dies, or ends without one, gives a Failed outcome whose
+// `failure` says how it ended. The child dies with this process (PR_SET_PDEATHSIG).
+#pragma once
+
+#include <functional>
+
+#include "models/recompute/optimal/cbc_solver.h"
+
+namespace memsim::optimal {
+
+MilpOutcome solve_in_child(const std::function<MilpOutcome()>& solve);
+
+}  // namespace memsim::optimal
