@@ -180,6 +180,10 @@ PointResult read_point_result(const std::string& sweep_dir, const SweepPoint& po
     // Its log.txt says why, when it says anything (a run refused before it simulated).
     if (const auto mark = incomplete_mark(dir.string())) {
         const std::string said = last_line_of(dir / "log.txt");
+        if (said.rfind(kKilledPrefix, 0) == 0) {
+            result.message = said.substr(std::string_view(kKilledPrefix).size()) + "; the files it left are partial";
+            return result;
+        }
         result.message = printable(*mark) + (said.empty() ? "" : "; log.txt ends: " + said);
         return result;
     }

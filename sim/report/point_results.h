@@ -20,6 +20,11 @@ struct PointResult {
     nlohmann::json summary;  // the summary.json object, or null when the run wrote none
 };
 
+// The line a point's log.txt ends with when its process was killed by a signal (the
+// sweep's process pool writes it), followed by "killed by signal 11 (SIGSEGV)". Such a
+// point's row says so, not that its folder is marked incomplete.
+inline constexpr const char* kKilledPrefix = "memsim: the point's process was ";
+
 std::string point_dir(const std::string& sweep_dir, const SweepPoint& point);
 PointResult read_point_result(const std::string& sweep_dir, const SweepPoint& point);
 std::vector<PointResult> read_point_results(const std::string& sweep_dir, const SweepPlan& plan);

@@ -76,6 +76,14 @@ std::string find_report(const FindRequest& request, const FindOutcome& outcome, 
     if (s.stopped) out += "stopped at the limit on points evaluated before every change was narrowed down\n";
     const bool integer = outcome.axis.integer;
     const std::string precision = integer ? "exact for an integer key" : fmt::format("within {:g}%", request.tolerance * 100);
+    if (!s.answer && errors) {
+        // A point that could not run (a crash, a refused input) says nothing about the
+        // condition: the answer may be among them.
+        out += fmt::format("answer: unknown: no value that ran in {} satisfies '{}', and {} could not run (the answer may "
+                           "be among them; the first: {})\n",
+                           request.range, request.condition.text(), errors, first_error);
+        return out;
+    }
     if (!s.answer) {
         out += fmt::format("answer: none: no value evaluated in {} satisfies '{}'\n", request.range, request.condition.text());
         return out;

@@ -13,7 +13,9 @@
 #include <fstream>
 #include <iostream>
 
+#include "models/io/process_end.h"
 #include "sim/app/run/child_process.h"
+#include "sim/report/point_results.h"
 
 extern char** environ;
 
@@ -146,6 +148,9 @@ void run_processes(const std::vector<ProcessJob>& jobs, int parallel,
                 continue;
             }
             const double seconds = std::chrono::duration<double>(Clock::now() - it->started).count();
+            // A process killed by a signal wrote nothing about it: its log says it here.
+            if (r > 0 && WIFSIGNALED(status))
+                std::ofstream(jobs[it->job].log_path, std::ios::app) << kKilledPrefix << process_end(status) << "\n";
             const std::size_t job = it->job;
             it = running.erase(it);
             any_ended = true;

@@ -15,6 +15,8 @@
 
 #include "file_support.h"
 #include "sim/app/sweep/process_pool.h"
+#include "sim/report/output_folder.h"
+#include "sim/report/point_results.h"
 
 using namespace memsim::test;
 namespace fs = std::filesystem;
@@ -83,4 +85,24 @@ TEST_CASE("process pool: forked jobs see what prepare loaded, started follows ea
     CHECK(started == std::vector<int>{10, 11, 12, 13, 14});
     CHECK(read_file(dir / "0.log") == "loaded 10\n");
     CHECK(read_file(dir / "3.log") == "memsim: error: bad point\n");
+    // A child killed by a signal wrote nothing about it: the pool's line says it.
+    CHECK(read_file(dir / "1.log") == "memsim: the point's process was killed by signal 6 (SIGABRT)\n");
+}
+
+TEST_CASE("sweep crash: a point killed by a signal reads as killed by that signal, not as a folder still being written") {
+    const fs::path dir = fresh_dir("sweep_killed_point");
+    const memsim::SweepPoint point{1, {"4"}};
+    const fs::path point_dir = memsim::point_dir(dir.string(), point);
+    fs::create_directories(point_dir);
+    // What a run leaves when it dies mid-way: its folder marked, its log cut short.
+    std::ofstream(point_dir / memsim::kIncompleteMark) << "memsim run\nmemsim run (pid 7) started writing this folder and did "
+                                                          "not finish (it is still running, or it failed or was "
+                                                          "interrupted): files here may be missing or partial; run it again\n";
+    std::ofstream(point_dir / "log.txt") << "planning\nmemsim: the point's process was killed by signal 11 (SIGSEGV)\n";
+    const memsim::PointResult r = memsim::read_point_result(dir.string(), point);
+    CHECK(r.status == "error");
+    CHECK(r.message == "killed by signal 11 (SIGSEGV); the files it left are partial");
+    // A folder marked without that line (a run still going, or stopped by the user) keeps the mark's words.
+    std::ofstream(point_dir / "log.txt") << "planning\n";
+    CHECK_THAT(memsim::read_point_result(dir.string(), point).message, Catch::Contains("did not finish"));
 }
