@@ -41,7 +41,7 @@ struct AllocatorTable {
             const std::string strategy(p.name);
             rows.push_back({planner_names.back(), p.summary,
                             [strategy](const PolicyParams& params) { return make_planner_allocator(strategy, params.values()); },
-                            p.params});
+                            p.params, AllocatorFlags{.plans_ahead = true}});
         }
     }
 };

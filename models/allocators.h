@@ -14,7 +14,14 @@
 
 namespace memsim {
 
-using AllocatorRow = PolicyRow<std::function<std::unique_ptr<Allocator>(const PolicyParams&)>>;
+struct AllocatorFlags {
+    // Places every tensor before the run (a static planner): the offset strategies search
+    // every placed tensor for each new one, quadratic in tensors, so what is not asked for
+    // by name (`memsim info`'s table of every allocator) skips them above a size.
+    bool plans_ahead = false;
+};
+
+using AllocatorRow = PolicyRow<std::function<std::unique_ptr<Allocator>(const PolicyParams&)>, AllocatorFlags>;
 // os, pool, torch_caching, then one row per static planner strategy, in the planners' table order (a
 // planner's row takes the parameters of its strategy's row).
 std::span<const AllocatorRow> allocator_table();

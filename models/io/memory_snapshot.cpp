@@ -4,6 +4,7 @@
 #include <fstream>
 #include <initializer_list>
 #include <sstream>
+#include <unordered_map>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -17,18 +18,19 @@ namespace memsim {
 
 namespace {
 
-void write_frames(PickleWriter& p, const std::vector<SnapshotFrame>& frames) {
+void write_frames(PickleWriter& p, const SnapshotStack& frames) {
     p.begin_list();
-    for (const SnapshotFrame& f : frames) {
-        p.begin_dict();
-        p.str("filename");
-        p.str(f.filename);
-        p.str("line");
-        p.integer(f.line);
-        p.str("name");
-        p.str(f.name);
-        p.end_dict();
-    }
+    if (frames)
+        for (const SnapshotFrame& f : *frames) {
+            p.begin_dict();
+            p.str("filename");
+            p.str(f.filename);
+            p.str("line");
+            p.integer(f.line);
+            p.str("name");
+            p.str(f.name);
+            p.end_dict();
+        }
     p.end_list();
 }
 
@@ -206,20 +208,24 @@ private:
         if (!v.is(PyValue::Kind::Str)) wrong(v, at, "a string");
         return v.text;
     }
-    std::vector<SnapshotFrame> frames(const PyValue& owner, const std::string& at) const {
-        std::vector<SnapshotFrame> out;
+    // A list the pickle refers to from many places is read once and shared (SnapshotStack).
+    SnapshotStack frames(const PyValue& owner, const std::string& at) {
         const PyValue* f = owner.get("frames");
-        if (!f) return out;
+        if (!f) return nullptr;
         const PyValue& l = list(*f, at + ".frames");
+        if (const auto seen = stacks_.find(l.container.get()); seen != stacks_.end()) return seen->second;
+        auto out = std::make_shared<std::vector<SnapshotFrame>>();
         for (std::size_t i = 0; i < l.items().size(); ++i) {
             const std::string fat = fmt::format("{}.frames[{}]", at, i);
             const PyValue& frame = dict(l.items()[i], fat, {"filename", "line", "name"});
-            out.push_back({text(field(frame, fat, "filename"), fat + ".filename"), integer(field(frame, fat, "line"), fat + ".line"),
-                           text(field(frame, fat, "name"), fat + ".name")});
+            out->push_back({text(field(frame, fat, "filename"), fat + ".filename"), integer(field(frame, fat, "line"), fat + ".line"),
+                            text(field(frame, fat, "name"), fat + ".name")});
         }
-        return out;
+        SnapshotStack stack = std::move(out);
+        stacks_.emplace(l.container.get(), stack);
+        return stack;
     }
-    SnapshotSegment segment(const PyValue& v, const std::string& at) const {
+    SnapshotSegment segment(const PyValue& v, const std::string& at) {
         dict(v, at, {"device", "address", "total_size", "allocated_size", "active_size", "requested_size", "stream", "segment_type",
                      "segment_pool_id", "is_expandable", "frames", "blocks"});
         SnapshotSegment s;
@@ -253,7 +259,7 @@ private:
             fail(at, fmt::format("its blocks add up to {} B but its total_size is {} B", sum, s.total_size));
         return s;
     }
-    SnapshotTraceEntry entry(const PyValue& v, const std::string& at) const {
+    SnapshotTraceEntry entry(const PyValue& v, const std::string& at) {
         dict(v, at, {"action", "addr", "device_free", "size", "stream", "time_us", "frames", "compile_context", "user_metadata"});
         SnapshotTraceEntry e;
         e.action = text(field(v, at, "action"), at + ".action");
@@ -271,6 +277,7 @@ private:
     }
 
     std::string what_;
+    std::unordered_map<const PyContainer*, SnapshotStack> stacks_;  // the frames lists read so far
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,12 +19,17 @@ struct SnapshotFrame {
     std::string name;
 };
 
+// A call stack, held once however many blocks and trace entries refer to it: PyTorch's
+// snapshots refer to one stack from many places (the pickle's memo), and a copy per
+// reference would make memory grow with the references, not with the file. Null: none.
+using SnapshotStack = std::shared_ptr<const std::vector<SnapshotFrame>>;
+
 struct SnapshotBlock {
     std::uint64_t address = 0;
     std::uint64_t size = 0;
     std::uint64_t requested_size = 0;
     std::string state;  // active_allocated, active_pending_free, inactive
-    std::vector<SnapshotFrame> frames;
+    SnapshotStack frames;
 };
 
 struct SnapshotSegment {
@@ -36,7 +42,7 @@ struct SnapshotSegment {
     std::int64_t stream = 0;
     std::string segment_type;  // large, small
     bool is_expandable = false;
-    std::vector<SnapshotFrame> frames;
+    SnapshotStack frames;
     std::vector<SnapshotBlock> blocks;
 };
 
@@ -46,7 +52,7 @@ struct SnapshotTraceEntry {
     std::uint64_t size = 0;
     std::int64_t stream = 0;
     std::optional<std::int64_t> time_us;  // absent in torch 1.13's traces
-    std::vector<SnapshotFrame> frames;
+    SnapshotStack frames;
 };
 
 struct MemorySnapshot {

@@ -23,7 +23,9 @@ struct PyValue;
 struct PyContainer {
     std::vector<PyValue> items;                        // list, tuple
     std::vector<std::pair<PyValue, PyValue>> entries;  // dict, in insertion order
-    std::unordered_map<std::string, std::size_t> key_index;  // dict: a key's identity -> its entry (duplicates replace)
+    // dict: a key's identity -> its entry (duplicates replace), built only once the dict is
+    // larger than a few keys: a map per small dict would cost more than the dict itself.
+    std::unique_ptr<std::unordered_map<std::string, std::size_t>> key_index;
     bool frozen = false;  // referred to again: a later change would make a cycle
     int depth = 1;        // nesting below and including it
 };

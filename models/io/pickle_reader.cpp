@@ -18,6 +18,8 @@ namespace memsim {
 namespace {
 
 constexpr int kMaxDepth = 1000;
+// Dicts up to this many keys find a duplicate key by a scan (snapshots' dicts have about 6).
+constexpr std::size_t kIndexedFrom = 16;
 
 // Opcodes that name a class, call one or need Python objects: refused, by name.
 const char* refused_opcode(unsigned char op) {
@@ -148,19 +150,44 @@ private:
                 fail(at, fmt::format("a dict key of unhashable type {}", py_kind_name(key.kind)));
             add_child(at, d, key);
             add_child(at, d, kv[i + 1]);
-            // A key's identity: its kind and value (1 and True are one key in Python; rare
-            // enough here to keep apart). Tuples are never deduplicated.
             if (key.kind == PyValue::Kind::Tuple) {
                 d.entries.emplace_back(std::move(key), std::move(kv[i + 1]));
                 continue;
             }
-            std::string identity(1, static_cast<char>(key.kind));
-            if (key.kind == PyValue::Kind::Str || key.kind == PyValue::Kind::Bytes) identity += key.text;
-            else if (key.kind == PyValue::Kind::Float) identity += std::to_string(std::bit_cast<std::uint64_t>(key.real));
-            else identity += std::to_string(key.kind == PyValue::Kind::Bool ? key.boolean : key.integer);
-            const auto [slot, added] = d.key_index.emplace(std::move(identity), d.entries.size());
-            if (added) d.entries.emplace_back(std::move(key), std::move(kv[i + 1]));
-            else d.entries[slot->second].second = std::move(kv[i + 1]);
+            std::optional<std::size_t> slot;
+            if (!d.key_index && d.entries.size() >= kIndexedFrom) {
+                d.key_index = std::make_unique<std::unordered_map<std::string, std::size_t>>();
+                for (std::size_t e = 0; e < d.entries.size(); ++e)
+                    if (d.entries[e].first.kind != PyValue::Kind::Tuple) d.key_index->emplace(identity(d.entries[e].first), e);
+            }
+            if (d.key_index) {
+                const auto [at_slot, added] = d.key_index->emplace(identity(key), d.entries.size());
+                if (!added) slot = at_slot->second;
+            } else {
+                for (std::size_t e = 0; e < d.entries.size() && !slot; ++e)
+                    if (same_key(d.entries[e].first, key)) slot = e;
+            }
+            if (slot) d.entries[*slot].second = std::move(kv[i + 1]);
+            else d.entries.emplace_back(std::move(key), std::move(kv[i + 1]));
+        }
+    }
+    // A key's identity: its kind and value (1 and True are one key in Python; rare enough
+    // here to keep apart). Tuples are never deduplicated.
+    static std::string identity(const PyValue& key) {
+        std::string id(1, static_cast<char>(key.kind));
+        if (key.kind == PyValue::Kind::Str || key.kind == PyValue::Kind::Bytes) id += key.text;
+        else if (key.kind == PyValue::Kind::Float) id += std::to_string(std::bit_cast<std::uint64_t>(key.real));
+        else id += std::to_string(key.kind == PyValue::Kind::Bool ? key.boolean : key.integer);
+        return id;
+    }
+    static bool same_key(const PyValue& a, const PyValue& b) {
+        if (a.kind != b.kind || a.kind == PyValue::Kind::Tuple) return false;
+        switch (a.kind) {
+            case PyValue::Kind::Str: case PyValue::Kind::Bytes: return a.text == b.text;
+            case PyValue::Kind::Float: return std::bit_cast<std::uint64_t>(a.real) == std::bit_cast<std::uint64_t>(b.real);
+            case PyValue::Kind::Bool: return a.boolean == b.boolean;
+            case PyValue::Kind::None: return true;
+            default: return a.integer == b.integer;
         }
     }
     std::int64_t text_integer(std::size_t at, std::string_view s) {

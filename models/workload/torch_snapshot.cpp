@@ -17,8 +17,8 @@ namespace {
 
 // An operator is named after the innermost frame of its allocation, else its number.
 std::string op_name(const SnapshotTraceEntry& e, std::size_t index) {
-    if (e.frames.empty()) return fmt::format("alloc {}", index);
-    const SnapshotFrame& f = e.frames.front();
+    if (!e.frames || e.frames->empty()) return fmt::format("alloc {}", index);
+    const SnapshotFrame& f = e.frames->front();
     const std::size_t slash = f.filename.find_last_of('/');
     return fmt::format("alloc {} {}:{}:{}", index, slash == std::string::npos ? f.filename : f.filename.substr(slash + 1), f.line, f.name);
 }

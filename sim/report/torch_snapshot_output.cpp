@@ -15,13 +15,13 @@ struct Range {
     std::uint64_t size = 0;
     bool small = false;
     bool expandable = false;
-    std::vector<SnapshotFrame> frames;
+    SnapshotStack frames;
 };
 
 struct LiveBlock {
     std::uint64_t size = 0;
     std::uint64_t requested = 0;
-    std::vector<SnapshotFrame> frames;
+    SnapshotStack frames;
 };
 
 // The segments as PyTorch lists them: a cudaMalloc segment, or a maximal mapped range of
@@ -59,7 +59,7 @@ void unmap_range(std::map<std::uint64_t, Range>& segments, std::uint64_t address
     if (start + whole.size > address + size) {
         Range right = whole;
         right.size = start + whole.size - (address + size);
-        right.frames.clear();
+        right.frames = nullptr;
         segments.emplace(address + size, std::move(right));
     }
 }
@@ -67,11 +67,11 @@ void unmap_range(std::map<std::uint64_t, Range>& segments, std::uint64_t address
 }  // namespace
 
 MemorySnapshot snapshot_from_log(const EventLog& log, const Workload* workload, const std::string& alloc_conf) {
-    const auto frames = [&](int op) {
-        std::vector<SnapshotFrame> out;
-        if (op >= 0) out.push_back({workload ? workload->name : std::string("memsim"), op,
-                                    workload && op < static_cast<int>(workload->ops.size()) ? workload->ops[op].name : "op " + std::to_string(op)});
-        return out;
+    const auto frames = [&](int op) -> SnapshotStack {
+        if (op < 0) return nullptr;
+        return std::make_shared<const std::vector<SnapshotFrame>>(std::vector<SnapshotFrame>{
+            {workload ? workload->name : std::string("memsim"), op,
+             workload && op < static_cast<int>(workload->ops.size()) ? workload->ops[op].name : "op " + std::to_string(op)}});
     };
     MemorySnapshot s;
     const TorchAllocConf conf = parse_torch_alloc_conf(alloc_conf);

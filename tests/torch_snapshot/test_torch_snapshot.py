@@ -187,6 +187,42 @@ class SnapshotIn(unittest.TestCase):
             self.assertFalse(info["replayed_segments_match_recorded"])  # segment_map, not segment_alloc
 
 
+class LargeSnapshots(unittest.TestCase):
+    def test_info_of_many_allocations_leaves_the_static_planners_out_and_says_why(self):
+        # Hostile input, fourth round, class 7: 20,001 allocations of 512 B, each freed before
+        # the next, every one referring to one shared stack of 8 frames (as PyTorch's memo
+        # does). The online allocators are replayed; the quadratic static planners are not.
+        n, A = 20001, 0x7F1200000000
+        frames = [{"filename": "/x/module.py", "line": 10 + i, "name": "forward"} for i in range(8)]
+        trace = [{"action": "segment_alloc", "addr": A, "size": 2 * MiB, "stream": 0, "time_us": 0, "frames": frames}]
+        for i in range(n):
+            trace.append({"action": "alloc", "addr": A, "size": 512, "stream": 0, "time_us": 10 * i + 1, "frames": frames})
+            trace.append({"action": "free_requested", "addr": A, "size": 512, "stream": 0, "time_us": 10 * i + 2, "frames": frames})
+            trace.append({"action": "free_completed", "addr": A, "size": 512, "stream": 0, "time_us": 10 * i + 3, "frames": frames})
+        snapshot = {"segments": [{"device": 0, "address": A, "total_size": 2 * MiB, "allocated_size": 0, "active_size": 0,
+                                  "requested_size": 0, "stream": 0, "segment_type": "small", "segment_pool_id": (0, 0),
+                                  "is_expandable": False, "frames": frames,
+                                  "blocks": [{"address": A, "size": 2 * MiB, "requested_size": 0, "state": "inactive",
+                                              "frames": frames}]}],
+                    "device_traces": [trace], "allocator_settings": {"PYTORCH_CUDA_ALLOC_CONF": ""}}
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "many.pickle")
+            with open(path, "wb") as f:
+                pickle.dump(snapshot, f, protocol=4)
+            info = json.loads(run(["info", "--torch-snapshot", path, "--json"]).stdout)
+            self.assertEqual(info["ops"], n)
+            self.assertEqual(info["recorded_requested_peak_bytes"], 512)
+            self.assertEqual(info["replayed_peak_bytes"]["os"], 512)
+            self.assertEqual(info["replayed_peak_bytes"]["torch_caching"], 2 * MiB)
+            planners = [k for k in info["replayed_peak_bytes"] if k.startswith("planner:")]
+            self.assertTrue(planners)
+            for k in planners:
+                self.assertIsNone(info["replayed_peak_bytes"][k], k)
+            self.assertEqual(info["replayed_peak_skipped"],
+                             "the static planners: 20001 tensors, above the 20000 they are replayed for here (their "
+                             "placement is quadratic in tensors; run one with policy.allocator)")
+
+
 class BadSnapshots(unittest.TestCase):
     def check_refused(self, content, *expected):
         with tempfile.TemporaryDirectory() as tmp:

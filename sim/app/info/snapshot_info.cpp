@@ -50,8 +50,17 @@ nlohmann::json snapshot_info(const SnapshotWorkload& s, const std::string& alloc
     j["recorded_segment_events"] = r.segment_events.size();
     j["replay_torch_alloc_conf"] = conf;
     nlohmann::json peaks = nlohmann::json::object();
+    const bool too_many = w.tensors.size() > kMaxInfoPlannedTensors;
+    if (too_many)
+        j["replayed_peak_skipped"] = fmt::format("the static planners: {} tensors, above the {} they are replayed for here "
+                                                 "(their placement is quadratic in tensors; run one with policy.allocator)",
+                                                 w.tensors.size(), kMaxInfoPlannedTensors);
     for (const AllocatorRow& row : allocator_table()) {
         const std::string name(row.name);
+        if (too_many && row.flags.plans_ahead) {
+            peaks[name] = nullptr;
+            continue;
+        }
         ParamValues given;
         if (name == "torch_caching") given["torch_alloc_conf"] = conf;
         std::unique_ptr<Allocator> a = make_allocator(name, given);
