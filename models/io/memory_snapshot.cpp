@@ -287,9 +287,9 @@ MemorySnapshot parse_memory_snapshot(std::string_view bytes, const std::string& 
 }
 
 MemorySnapshot read_memory_snapshot(const std::string& path) {
-    // The checked open every reader uses (docs/limits.md, "Input files"): read whole, so
-    // the limit of files read whole.
-    return parse_memory_snapshot(read_input_file(path, "the memory snapshot", kMaxJsonFileBytes), path);
+    // The checked open every reader uses (docs/limits.md, "Input files"), with the limit
+    // its memory sets.
+    return parse_memory_snapshot(read_input_file(path, "the memory snapshot", kMaxSnapshotFileBytes), path);
 }
 
 }  // namespace memsim

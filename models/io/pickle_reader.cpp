@@ -144,6 +144,9 @@ private:
     void set_items(std::size_t at, PyValue& dict, std::vector<PyValue> kv) {
         PyContainer& d = mutable_container(at, dict, PyValue::Kind::Dict, "SETITEMS");
         if (kv.size() % 2 != 0) fail(at, "SETITEMS with an odd number of values");
+        // A dict's first batch (a small dict's whole content) sizes its entries: doubling would
+        // leave a block's 5-key dict with room for 8. Later batches of a large dict double.
+        if (d.entries.empty()) d.entries.reserve(kv.size() / 2);
         for (std::size_t i = 0; i < kv.size(); i += 2) {
             PyValue& key = kv[i];
             if (key.kind == PyValue::Kind::List || key.kind == PyValue::Kind::Dict)

@@ -2,6 +2,11 @@
 // Python itself writes are checked in tests/torch_snapshot/ (Debian's python3).
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+
+#include "models/io/input_file.h"
+#include "models/io/memory_snapshot.h"
 #include "models/io/pickle.h"
 #include "models/workload/input_error.h"
 
@@ -81,4 +86,22 @@ TEST_CASE("pickle: classes and calls are refused by name, cycles, wide ints and 
     // Protocol 0 text: a dict of a unicode key and an int (pickle.dumps({'a': 1}, 0)).
     const PyValue v = read_pickle("(dp0\nVa\\u00e9\np1\nI1\ns.", "x");
     CHECK(v.get("a\xc3\xa9")->integer == 1);
+}
+
+TEST_CASE("hostile snapshots: a memory snapshot above 256 MiB is refused before it is read (its tree would be ~40x)") {
+    const std::filesystem::path path = std::filesystem::temp_directory_path() / "memsim_big_snapshot.pickle";
+    { std::ofstream(path) << ""; }
+    std::filesystem::resize_file(path, memsim::kMaxSnapshotFileBytes + 1);  // sparse: nothing is written
+    try {
+        memsim::read_memory_snapshot(path.string());
+        FAIL("accepted");
+    } catch (const memsim::InputError& e) {
+        CHECK_THAT(e.what(), Catch::Contains("it is 268435457 bytes, more than the 268435456 bytes (limit) such a file may have"));
+    }
+    std::filesystem::remove(path);
+    // At the limit it is read (and refused for what it holds, not for its size).
+    { std::ofstream(path) << ""; }
+    std::filesystem::resize_file(path, 16);
+    CHECK_THROWS_WITH(memsim::read_memory_snapshot(path.string()), !Catch::Contains("(limit)"));
+    std::filesystem::remove(path);
 }
