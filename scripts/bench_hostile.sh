@@ -6,8 +6,11 @@
 #   plan N    memsim plan -s greedy_by_size on a training-like log of N forward and N
 #             backward operators (every activation alive from its op to its backward op)
 #   alloc N   memsim run of that log with policy.allocator: planner:greedy_by_size
+#   snap N    memsim info --torch-snapshot of a PyTorch memory snapshot with N allocations
+#             (each freed; every trace entry refers to one shared 8-frame stack, as
+#             PyTorch's pickles do) and of one with N active blocks
 # Usage: scripts/bench_hostile.sh [memsim...]     e.g. scripts/bench_hostile.sh /tmp/old/memsim build/memsim
-#        SIZES_SWEEP="1000 4000" SIZES_DTR="1000000" SIZES_PLAN="12500 25000 50000" SIZES_ALLOC="12500 25000" scripts/bench_hostile.sh
+#        SIZES_SWEEP="1000 4000" SIZES_DTR="1000000" SIZES_PLAN="12500 25000 50000" SIZES_ALLOC="12500 25000" SIZES_SNAP="330000" scripts/bench_hostile.sh
 #        (a single space skips a kind: SIZES_SWEEP=" "; the quadratic binaries need about
 #        4 GB for plan 25000 and 16 GB for plan 50000)
 # Inputs are generated under ${TMPDIR:-/tmp}/memsim_bench_hostile (about 300 MB for 10^6 operators).
@@ -69,6 +72,31 @@ for i in reversed(range(n)):
   echo "$f"
 }
 
+snapshot() {  # KIND N -> path: a torch 2.x memory snapshot (pickle protocol 4)
+  local f="$work/snapshot_$1_$2.pickle"
+  [ -f "$f" ] || "$python" -c "
+import pickle, sys
+kind, n = sys.argv[1], int(sys.argv[2])
+frames = [{'filename': '/usr/lib/python3/dist-packages/torch/nn/modules/module.py', 'line': 1000 + i, 'name': 'forward'} for i in range(8)]
+A = 1 << 30
+if kind == 'allocs':
+    trace = [{'action': 'segment_alloc', 'addr': A, 'size': 512 * 1000, 'stream': 0, 'time_us': 0, 'frames': frames}]
+    for i in range(n):
+        for action, dt in (('alloc', 1), ('free_requested', 2), ('free_completed', 3)):
+            trace.append({'action': action, 'addr': A + 512 * (i % 1000), 'size': 512, 'stream': 0, 'time_us': 10 * i + dt, 'frames': frames})
+    blocks = [{'address': A, 'size': 512 * 1000, 'requested_size': 0, 'state': 'inactive', 'frames': []}]
+else:
+    trace = [{'action': 'alloc', 'addr': A + 512 * n, 'size': 512, 'stream': 0, 'time_us': 1, 'frames': frames}]
+    blocks = [{'address': A + 512 * i, 'size': 512, 'requested_size': 500, 'state': 'active_allocated', 'frames': frames} for i in range(n)]
+total = sum(b['size'] for b in blocks)
+seg = {'device': 0, 'address': A, 'total_size': total, 'allocated_size': 0, 'active_size': 0, 'requested_size': 0, 'stream': 0,
+       'segment_type': 'large', 'segment_pool_id': (0, 0), 'is_expandable': False, 'frames': [], 'blocks': blocks}
+pickle.dump({'segments': [seg], 'device_traces': [trace], 'allocator_settings': {'PYTORCH_CUDA_ALLOC_CONF': ''}},
+            open(sys.argv[3], 'wb'), protocol=4)
+" "$1" "$2" "$f"
+  echo "$f"
+}
+
 measure() {  # label binary args... : CPU seconds (user+sys) and max RSS from GNU time
   local label=$1 bin=$2
   shift 2
@@ -103,5 +131,11 @@ for n in ${SIZES_ALLOC:-12500 25000}; do
   for b in "${binaries[@]}"; do
     measure "alloc: planner:greedy_by_size run, $((2 * n)) ops" "$b" run "$work/alloc_$n.yaml" -q --out "$work/alloc_out"
   done
+done
+for n in ${SIZES_SNAP:-330000}; do
+  f=$(snapshot allocs "$n")
+  for b in "${binaries[@]}"; do measure "snap: info, $n allocations ($(( $(stat -c %s "$f") / 1000000 )) MB)" "$b" info --torch-snapshot "$f"; done
+  f=$(snapshot blocks "$((3 * n))")
+  for b in "${binaries[@]}"; do measure "snap: read, $((3 * n)) blocks ($(( $(stat -c %s "$f") / 1000000 )) MB)" "$b" info --torch-snapshot "$f"; done
 done
 rm -f "$work/time.$$" "$work/out.$$" "$work/err.$$"
