@@ -20,8 +20,9 @@ namespace memsim {
 inline constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
 inline constexpr std::uint64_t kMaxYamlFileBytes = 16 * kMiB;         // scenario, platform file
 inline constexpr std::uint64_t kMaxJsonFileBytes = 1024 * kMiB;       // MNN profile files, records files
-// A PyTorch memory snapshot becomes a tree of Python values about 40 times its size
-// (docs/limits.md, "Work that grows with the input"): 256 MiB keeps that near 10 GB.
+// A PyTorch memory snapshot is read whole and becomes a tree of Python values; with the
+// snapshot itself memsim then holds about 12 times the file (docs/limits.md, "Work that
+// grows with the input"): 256 MiB keeps that near 3 GB.
 inline constexpr std::uint64_t kMaxSnapshotFileBytes = 256 * kMiB;
 inline constexpr std::uint64_t kMaxDtrLogBytes = 64 * 1024 * kMiB;    // read line by line
 inline constexpr std::uint64_t kMaxOwnOutputBytes = 256 * kMiB;       // summary.json, sweep.json read back

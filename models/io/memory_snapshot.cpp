@@ -160,7 +160,7 @@ public:
             if (!settings->is(PyValue::Kind::Dict)) wrong(*settings, "allocator_settings", "a dict");
             if (const PyValue* conf = settings->get("PYTORCH_CUDA_ALLOC_CONF")) {
                 if (!conf->is(PyValue::Kind::Str)) wrong(*conf, "allocator_settings.PYTORCH_CUDA_ALLOC_CONF", "a string");
-                s.alloc_conf = conf->text;
+                s.alloc_conf = conf->text();
             }
         }
         return s;
@@ -179,8 +179,8 @@ private:
         for (const auto& entry : v.entries()) {
             const PyValue& k = entry.first;
             if (!k.is(PyValue::Kind::Str)) fail(at, fmt::format("a key of type {} (keys are field names)", py_kind_name(k.kind)));
-            if (std::none_of(known.begin(), known.end(), [&](const char* n) { return k.text == n; }))
-                fail(at, fmt::format("unknown field '{}' (known: {}; the fields of the PyTorch versions in docs/outputs.md)", k.text,
+            if (std::none_of(known.begin(), known.end(), [&](const char* n) { return k.text() == n; }))
+                fail(at, fmt::format("unknown field '{}' (known: {}; the fields of the PyTorch versions in docs/outputs.md)", k.text(),
                                      fmt::join(known, ", ")));
         }
         return v;
@@ -196,24 +196,24 @@ private:
     }
     std::uint64_t bytes(const PyValue& v, const std::string& at) const {
         if (!v.is(PyValue::Kind::Int)) wrong(v, at, "an int");
-        if (v.integer < 0 || static_cast<std::uint64_t>(v.integer) > kMaxTotalBytes)
-            fail(at, fmt::format("{} is out of range: 0 to 2^53 (docs/limits.md)", v.integer));
-        return static_cast<std::uint64_t>(v.integer);
+        if (v.integer() < 0 || static_cast<std::uint64_t>(v.integer()) > kMaxTotalBytes)
+            fail(at, fmt::format("{} is out of range: 0 to 2^53 (docs/limits.md)", v.integer()));
+        return static_cast<std::uint64_t>(v.integer());
     }
     std::int64_t integer(const PyValue& v, const std::string& at) const {
         if (!v.is(PyValue::Kind::Int)) wrong(v, at, "an int");
-        return v.integer;
+        return v.integer();
     }
     std::string text(const PyValue& v, const std::string& at) const {
         if (!v.is(PyValue::Kind::Str)) wrong(v, at, "a string");
-        return v.text;
+        return v.text();
     }
     // A list the pickle refers to from many places is read once and shared (SnapshotStack).
     SnapshotStack frames(const PyValue& owner, const std::string& at) {
         const PyValue* f = owner.get("frames");
         if (!f) return nullptr;
         const PyValue& l = list(*f, at + ".frames");
-        if (const auto seen = stacks_.find(l.container.get()); seen != stacks_.end()) return seen->second;
+        if (const auto seen = stacks_.find(l.container()); seen != stacks_.end()) return seen->second;
         auto out = std::make_shared<std::vector<SnapshotFrame>>();
         for (std::size_t i = 0; i < l.items().size(); ++i) {
             const std::string fat = fmt::format("{}.frames[{}]", at, i);
@@ -222,7 +222,7 @@ private:
                             text(field(frame, fat, "name"), fat + ".name")});
         }
         SnapshotStack stack = std::move(out);
-        stacks_.emplace(l.container.get(), stack);
+        stacks_.emplace(l.container(), stack);
         return stack;
     }
     SnapshotSegment segment(const PyValue& v, const std::string& at) {
@@ -236,7 +236,7 @@ private:
         if (const PyValue* t = v.get("segment_type")) s.segment_type = text(*t, at + ".segment_type");
         if (const PyValue* e = v.get("is_expandable")) {
             if (!e->is(PyValue::Kind::Bool)) wrong(*e, at + ".is_expandable", "a bool");
-            s.is_expandable = e->boolean;
+            s.is_expandable = e->boolean();
         }
         s.frames = frames(v, at);
         const PyValue& blocks = list(field(v, at, "blocks"), at + ".blocks");
@@ -283,7 +283,8 @@ private:
 }  // namespace
 
 MemorySnapshot parse_memory_snapshot(std::string_view bytes, const std::string& what) {
-    return SnapshotReader(what).read(read_pickle(bytes, what));
+    const PyDocument document = read_pickle(bytes, what);
+    return SnapshotReader(what).read(document.root);
 }
 
 MemorySnapshot read_memory_snapshot(const std::string& path) {

@@ -20,6 +20,8 @@ namespace {
 constexpr int kMaxDepth = 1000;
 // Dicts up to this many keys find a duplicate key by a scan (snapshots' dicts have about 6).
 constexpr std::size_t kIndexedFrom = 16;
+// Strings up to this long are stored once (keys, states, file names repeat).
+constexpr std::size_t kShortString = 64;
 
 // Opcodes that name a class, call one or need Python objects: refused, by name.
 const char* refused_opcode(unsigned char op) {
@@ -42,7 +44,7 @@ class Unpickler {
 public:
     Unpickler(std::string_view bytes, const std::string& what) : in_(bytes), what_(what) {}
 
-    PyValue run() {
+    PyDocument run() {
         if (in_.empty()) fail(0, "not a pickle: the file is empty");
         while (true) {
             const std::size_t at = pos_;
@@ -53,7 +55,7 @@ public:
             if (step(op, at)) break;
         }
         if (stack_.size() != 1 || !marks_.empty()) fail(pos_ - 1, "STOP with a malformed stack");
-        return std::move(stack_.back());
+        return PyDocument{std::move(arena_), stack_.back()};
     }
 
 private:
@@ -103,43 +105,38 @@ private:
         stack_.resize(from);
         return out;
     }
-    static PyValue scalar(PyValue::Kind k) {
-        PyValue v;
-        v.kind = k;
-        return v;
-    }
-    static PyValue integer(std::int64_t i) {
-        PyValue v = scalar(PyValue::Kind::Int);
-        v.integer = i;
-        return v;
+    static PyValue integer(std::int64_t i) { return PyValue::of_int(i); }
+    // Short strings are kept once in the arena however often they are repeated.
+    const std::string* store(std::string_view s) {
+        if (s.size() <= kShortString) {
+            if (const auto it = arena_->short_strings.find(s); it != arena_->short_strings.end()) return it->second;
+            const std::string& kept = arena_->strings.emplace_back(s);
+            arena_->short_strings.emplace(kept, &kept);
+            return &kept;
+        }
+        return &arena_->strings.emplace_back(s);
     }
     PyValue text(std::size_t at, std::string_view s, bool is_str) {
         if (is_str && !pickle_text::valid_utf8(s)) fail(at, "a string that is not valid UTF-8");
-        PyValue v = scalar(is_str ? PyValue::Kind::Str : PyValue::Kind::Bytes);
-        v.text = std::string(s);
-        return v;
+        return PyValue::of_text(is_str ? PyValue::Kind::Str : PyValue::Kind::Bytes, store(s));
     }
-    static PyValue container(PyValue::Kind k) {
-        PyValue v = scalar(k);
-        v.container = std::make_shared<PyContainer>();
-        return v;
-    }
+    PyValue container(PyValue::Kind k) { return PyValue::of_container(k, &arena_->containers.emplace_back()); }
     PyValue sequence(std::size_t at, PyValue::Kind k, std::vector<PyValue> items) {
         PyValue v = container(k);
-        for (PyValue& item : items) add_child(at, *v.container, item);
-        v.container->items = std::move(items);
+        for (PyValue& item : items) add_child(at, *v.container(), item);
+        v.container()->items = std::move(items);
         return v;
     }
     void add_child(std::size_t at, PyContainer& parent, const PyValue& child) {
         if (parent.frozen) fail(at, "a container that holds itself (a recursive structure)");
-        if (child.container) {
-            parent.depth = std::max(parent.depth, child.container->depth + 1);
+        if (const PyContainer* c = child.container()) {
+            parent.depth = std::max(parent.depth, c->depth + 1);
             if (parent.depth > kMaxDepth) fail(at, fmt::format("containers nested more than {} deep", kMaxDepth));
         }
     }
     PyContainer& mutable_container(std::size_t at, PyValue& v, PyValue::Kind k, const char* op) {
         if (v.kind != k) fail(at, fmt::format("{} applied to a {}", op, py_kind_name(v.kind)));
-        return *v.container;
+        return *v.container();
     }
     void set_items(std::size_t at, PyValue& dict, std::vector<PyValue> kv) {
         PyContainer& d = mutable_container(at, dict, PyValue::Kind::Dict, "SETITEMS");
@@ -178,19 +175,19 @@ private:
     // here to keep apart). Tuples are never deduplicated.
     static std::string identity(const PyValue& key) {
         std::string id(1, static_cast<char>(key.kind));
-        if (key.kind == PyValue::Kind::Str || key.kind == PyValue::Kind::Bytes) id += key.text;
-        else if (key.kind == PyValue::Kind::Float) id += std::to_string(std::bit_cast<std::uint64_t>(key.real));
-        else id += std::to_string(key.kind == PyValue::Kind::Bool ? key.boolean : key.integer);
+        if (key.kind == PyValue::Kind::Str || key.kind == PyValue::Kind::Bytes) id += key.text();
+        else if (key.kind == PyValue::Kind::Float) id += std::to_string(std::bit_cast<std::uint64_t>(key.real()));
+        else id += std::to_string(key.kind == PyValue::Kind::Bool ? std::int64_t{key.boolean()} : key.integer());
         return id;
     }
     static bool same_key(const PyValue& a, const PyValue& b) {
         if (a.kind != b.kind || a.kind == PyValue::Kind::Tuple) return false;
         switch (a.kind) {
-            case PyValue::Kind::Str: case PyValue::Kind::Bytes: return a.text == b.text;
-            case PyValue::Kind::Float: return std::bit_cast<std::uint64_t>(a.real) == std::bit_cast<std::uint64_t>(b.real);
-            case PyValue::Kind::Bool: return a.boolean == b.boolean;
+            case PyValue::Kind::Str: case PyValue::Kind::Bytes: return a.text() == b.text();
+            case PyValue::Kind::Float: return std::bit_cast<std::uint64_t>(a.real()) == std::bit_cast<std::uint64_t>(b.real());
+            case PyValue::Kind::Bool: return a.boolean() == b.boolean();
             case PyValue::Kind::None: return true;
-            default: return a.integer == b.integer;
+            default: return a.integer() == b.integer();
         }
     }
     std::int64_t text_integer(std::size_t at, std::string_view s) {
@@ -208,12 +205,30 @@ private:
         if (n > 0 && n < 8 && (static_cast<unsigned char>(s.back()) & 0x80)) v |= ~std::uint64_t{0} << (8 * n);  // sign
         return static_cast<std::int64_t>(v);
     }
-    void memo_put(std::size_t at, std::uint64_t slot) { memo_[slot] = top(at); }
+    // The memo: slots as pickles number them (0, 1, 2, ...) in a vector, kept within twice
+    // the values stored so that a far slot cannot make it grow out of proportion; far
+    // slots in a map.
+    void memo_put(std::size_t at, std::uint64_t slot) {
+        const PyValue& v = top(at);
+        if (slot < 2 * memo_stored_ + 1024) {
+            if (slot >= memo_.size()) {
+                memo_.resize(slot + 1);
+                memo_present_.resize(slot + 1, 0);
+            }
+            if (!memo_present_[slot]) ++memo_stored_;
+            memo_[slot] = v;
+            memo_present_[slot] = 1;
+        } else {
+            if (far_memo_.insert_or_assign(slot, v).second) ++memo_stored_;
+        }
+    }
     void memo_get(std::size_t at, std::uint64_t slot) {
-        const auto it = memo_.find(slot);
-        if (it == memo_.end()) fail(at, fmt::format("a memo reference to slot {} that was never stored", slot));
-        if (it->second.container) it->second.container->frozen = true;
-        stack_.push_back(it->second);
+        const PyValue* v = nullptr;
+        if (slot < memo_.size() && memo_present_[slot]) v = &memo_[slot];
+        else if (const auto it = far_memo_.find(slot); it != far_memo_.end()) v = &it->second;
+        if (!v) fail(at, fmt::format("a memo reference to slot {} that was never stored", slot));
+        if (PyContainer* c = v->container()) c->frozen = true;
+        stack_.push_back(*v);
     }
 
     // One opcode; true at STOP.
@@ -230,24 +245,17 @@ private:
             case '0': pop(at); return false;
             case '1': since_mark(at); return false;
             case '2': {
-                PyValue v = top(at);
-                if (v.container) v.container->frozen = true;
-                stack_.push_back(std::move(v));
+                const PyValue v = top(at);
+                if (PyContainer* c = v.container()) c->frozen = true;
+                stack_.push_back(v);
                 return false;
             }
-            case 'N': stack_.push_back(scalar(PyValue::Kind::None)); return false;
-            case 0x88: case 0x89: {
-                PyValue v = scalar(PyValue::Kind::Bool);
-                v.boolean = op == 0x88;
-                stack_.push_back(std::move(v));
-                return false;
-            }
+            case 'N': stack_.push_back(PyValue{}); return false;
+            case 0x88: case 0x89: stack_.push_back(PyValue::of_bool(op == 0x88)); return false;
             case 'I': {
                 const std::string_view s = line(at);
                 if (s == "00" || s == "01") {  // protocol 0's False and True
-                    PyValue v = scalar(PyValue::Kind::Bool);
-                    v.boolean = s == "01";
-                    stack_.push_back(std::move(v));
+                    stack_.push_back(PyValue::of_bool(s == "01"));
                 } else {
                     stack_.push_back(integer(text_integer(at, s)));
                 }
@@ -261,19 +269,17 @@ private:
             case 0x8b: stack_.push_back(integer(long_bytes(at, uint(at, 4)))); return false;
             case 'F': {
                 const std::string_view s = line(at);
-                PyValue v = scalar(PyValue::Kind::Float);
-                const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v.real);
+                double real = 0.0;
+                const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), real);
                 if (ec != std::errc() || end != s.data() + s.size()) fail(at, fmt::format("a text float that is not one: '{}'", s));
-                stack_.push_back(std::move(v));
+                stack_.push_back(PyValue::of_float(real));
                 return false;
             }
             case 'G': {
                 const std::string_view s = take(at, 8);
                 std::uint64_t bits = 0;
                 for (char c : s) bits = (bits << 8) | static_cast<unsigned char>(c);
-                PyValue v = scalar(PyValue::Kind::Float);
-                v.real = std::bit_cast<double>(bits);
-                stack_.push_back(std::move(v));
+                stack_.push_back(PyValue::of_float(std::bit_cast<double>(bits)));
                 return false;
             }
             case 'X': stack_.push_back(text(at, take(at, uint(at, 4)), true)); return false;
@@ -352,7 +358,7 @@ private:
             case 0x93: {
                 const PyValue name = pop(at);
                 const PyValue module = pop(at);
-                refuse_class(at, module.kind == PyValue::Kind::Str && name.kind == PyValue::Kind::Str ? module.text + "." + name.text : "?",
+                refuse_class(at, module.kind == PyValue::Kind::Str && name.kind == PyValue::Kind::Str ? module.text() + "." + name.text() : "?",
                              "STACK_GLOBAL");
             }
             default:
@@ -374,11 +380,15 @@ private:
     std::size_t pos_ = 0;
     std::vector<PyValue> stack_;
     std::vector<std::size_t> marks_;
-    std::unordered_map<std::uint64_t, PyValue> memo_;
+    std::vector<PyValue> memo_;
+    std::vector<char> memo_present_;
+    std::unordered_map<std::uint64_t, PyValue> far_memo_;
+    std::uint64_t memo_stored_ = 0;
+    std::unique_ptr<PyArena> arena_ = std::make_unique<PyArena>();
 };
 
 }  // namespace
 
-PyValue read_pickle(std::string_view bytes, const std::string& what) { return Unpickler(bytes, what).run(); }
+PyDocument read_pickle(std::string_view bytes, const std::string& what) { return Unpickler(bytes, what).run(); }
 
 }  // namespace memsim

@@ -22,10 +22,59 @@ const char* py_kind_name(PyValue::Kind kind) {
     return "?";
 }
 
+PyValue PyValue::of_bool(bool b) {
+    PyValue v;
+    v.kind = Kind::Bool;
+    v.word_.b = b;
+    return v;
+}
+
+PyValue PyValue::of_int(std::int64_t i) {
+    PyValue v;
+    v.kind = Kind::Int;
+    v.word_.i = i;
+    return v;
+}
+
+PyValue PyValue::of_float(double d) {
+    PyValue v;
+    v.kind = Kind::Float;
+    v.word_.d = d;
+    return v;
+}
+
+PyValue PyValue::of_text(Kind k, const std::string* text) {
+    PyValue v;
+    v.kind = k;
+    v.word_.s = text;
+    return v;
+}
+
+PyValue PyValue::of_container(Kind k, PyContainer* container) {
+    PyValue v;
+    v.kind = k;
+    v.word_.c = container;
+    return v;
+}
+
+const std::string& PyValue::text() const {
+    static const std::string kEmpty;
+    return kind == Kind::Str || kind == Kind::Bytes ? *word_.s : kEmpty;
+}
+
+const std::vector<PyValue>& PyValue::items() const {
+    static const std::vector<PyValue> kNone;
+    return kind == Kind::List || kind == Kind::Tuple ? word_.c->items : kNone;
+}
+
+const std::vector<std::pair<PyValue, PyValue>>& PyValue::entries() const {
+    static const std::vector<std::pair<PyValue, PyValue>> kNone;
+    return kind == Kind::Dict ? word_.c->entries : kNone;
+}
+
 const PyValue* PyValue::get(std::string_view key) const {
-    if (kind != Kind::Dict) return nullptr;
-    for (const auto& [k, v] : container->entries)
-        if (k.kind == Kind::Str && k.text == key) return &v;
+    for (const auto& [k, v] : entries())
+        if (k.kind == Kind::Str && k.text() == key) return &v;
     return nullptr;
 }
 

@@ -42,23 +42,24 @@ TEST_CASE("pickle: what the writer writes the reader reads back, repeated string
     w.end_dict();
     const std::string p = w.finish();
     CHECK(p.substr(0, 2) == bytes({0x80, 2}));
-    const PyValue v = read_pickle(p, "test");
+    const PyDocument doc = read_pickle(p, "test");
+    const PyValue& v = doc.root;
     REQUIRE(v.is(PyValue::Kind::Dict));
     const PyValue& ints = *v.get("ints");
     REQUIRE(ints.items().size() == 9);
-    CHECK(ints.items()[2].integer == 256);
-    CHECK(ints.items()[4].integer == -1);
-    CHECK(ints.items()[5].integer == 0x7f0000000000);
-    CHECK(ints.items()[6].integer == -(std::int64_t{1} << 40));
-    CHECK(ints.items()[7].integer == INT64_MAX);
-    CHECK(ints.items()[8].integer == INT64_MIN);
+    CHECK(ints.items()[2].integer() == 256);
+    CHECK(ints.items()[4].integer() == -1);
+    CHECK(ints.items()[5].integer() == 0x7f0000000000);
+    CHECK(ints.items()[6].integer() == -(std::int64_t{1} << 40));
+    CHECK(ints.items()[7].integer() == INT64_MAX);
+    CHECK(ints.items()[8].integer() == INT64_MIN);
     const PyValue& t = *v.get("tuple");
     REQUIRE(t.is(PyValue::Kind::Tuple));
-    CHECK(t.items()[0].real == 0.5);
-    CHECK(t.items()[1].boolean);
+    CHECK(t.items()[0].real() == 0.5);
+    CHECK(t.items()[1].boolean());
     CHECK(t.items()[2].is(PyValue::Kind::None));
-    CHECK(t.items()[3].text == "ints");
-    CHECK(t.items()[4].text == "h\xc3\xa9");
+    CHECK(t.items()[3].text() == "ints");
+    CHECK(t.items()[4].text() == "h\xc3\xa9");
     CHECK(p.find("ints") == p.rfind("ints"));  // written once
 }
 
@@ -84,8 +85,8 @@ TEST_CASE("pickle: classes and calls are refused by name, cycles, wide ints and 
     deep += ".";
     CHECK_THROWS_WITH(read_pickle(deep, "x"), Catch::Contains("nested more than 1000 deep"));
     // Protocol 0 text: a dict of a unicode key and an int (pickle.dumps({'a': 1}, 0)).
-    const PyValue v = read_pickle("(dp0\nVa\\u00e9\np1\nI1\ns.", "x");
-    CHECK(v.get("a\xc3\xa9")->integer == 1);
+    const PyDocument doc = read_pickle("(dp0\nVa\\u00e9\np1\nI1\ns.", "x");
+    CHECK(doc.root.get("a\xc3\xa9")->integer() == 1);
 }
 
 TEST_CASE("hostile snapshots: a memory snapshot above 256 MiB is refused before it is read (its tree would be ~40x)") {
