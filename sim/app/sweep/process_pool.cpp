@@ -39,7 +39,8 @@ pid_t spawn(const ProcessJob& job, const sigset_t& child_mask) {
     posix_spawnattr_t attributes;
     posix_spawnattr_init(&attributes);
     posix_spawnattr_setsigmask(&attributes, &child_mask);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
+    posix_spawnattr_setpgroup(&attributes, 0);  // its own group, which a stop signal is passed on to
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP);
     std::vector<char*> argv;
     for (const std::string& a : job.argv) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
@@ -57,7 +58,8 @@ pid_t spawn(const ProcessJob& job, const sigset_t& child_mask) {
 // Forks (sim/app/run/child_process.h); the child sends its output to the job's log and runs
 // the body.
 pid_t fork_job(const ProcessJob& job, const sigset_t& child_mask) {
-    return fork_child([&] {
+    const pid_t pid = fork_child([&] {
+        setpgid(0, 0);  // its own group (set here and in the parent: whichever runs first)
         sigprocmask(SIG_SETMASK, &child_mask, nullptr);
         const int log = open(job.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         const int null = open("/dev/null", O_RDONLY);
@@ -75,6 +77,8 @@ pid_t fork_job(const ProcessJob& job, const sigset_t& child_mask) {
         }
         return 1;
     });
+    if (pid > 0) setpgid(pid, pid);
+    return pid;
 }
 
 int exit_code_of(int status) {
@@ -113,17 +117,30 @@ private:
 
 }  // namespace
 
-void run_processes(const std::vector<ProcessJob>& jobs, int parallel,
-                   const std::function<void(std::size_t, const ProcessOutcome&)>& on_finish,
-                   const std::function<void()>& on_tick) {
+int run_processes(const std::vector<ProcessJob>& jobs, int parallel,
+                  const std::function<void(std::size_t, const ProcessOutcome&)>& on_finish,
+                  const std::function<void()>& on_tick) {
     parallel = std::max(1, parallel);
+    const SignalsNoted noted;  // before the first child: a stop signal is passed on, not lost
     const ChildSignal signal;
     std::vector<Running> running;
     std::size_t next = 0;
     auto last_tick = Clock::now();
     constexpr auto kTick = std::chrono::milliseconds(250);
-    while (next < jobs.size() || !running.empty()) {
-        while (next < jobs.size() && static_cast<int>(running.size()) < parallel) {
+    constexpr auto kGrace = std::chrono::seconds(5);  // after a stop signal, then SIGKILL
+    int stopped_by = 0;
+    Clock::time_point kill_at;
+    while ((next < jobs.size() && stopped_by == 0) || !running.empty()) {
+        if (stopped_by == 0 && SignalsNoted::received() != 0) {
+            stopped_by = SignalsNoted::received();
+            for (const Running& r : running) kill(-r.pid, stopped_by);
+            kill_at = Clock::now() + kGrace;
+        }
+        if (stopped_by != 0 && Clock::now() > kill_at) {
+            for (const Running& r : running) kill(-r.pid, SIGKILL);
+            kill_at = Clock::time_point::max();
+        }
+        while (stopped_by == 0 && next < jobs.size() && static_cast<int>(running.size()) < parallel) {
             const ProcessJob& job = jobs[next];
             if (job.prepare) job.prepare();
             const auto started = Clock::now();
@@ -147,9 +164,10 @@ void run_processes(const std::vector<ProcessJob>& jobs, int parallel,
             }
             const double seconds = std::chrono::duration<double>(Clock::now() - it->started).count();
             const std::size_t job = it->job;
+            if (stopped_by != 0) kill(-it->pid, SIGKILL);  // what is left of its group
             it = running.erase(it);
             any_ended = true;
-            on_finish(job, {r < 0 ? 1 : exit_code_of(status), seconds});
+            if (stopped_by == 0) on_finish(job, {r < 0 ? 1 : exit_code_of(status), seconds});
         }
         if (Clock::now() - last_tick > kTick) {
             on_tick();
@@ -159,6 +177,7 @@ void run_processes(const std::vector<ProcessJob>& jobs, int parallel,
         // ended since the waitpid above wakes us at once) or the next tick is due.
         if (!any_ended && !running.empty()) signal.wait(kTick);
     }
+    return stopped_by;
 }
 
 }  // namespace memsim
