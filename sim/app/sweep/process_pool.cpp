@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -81,6 +82,30 @@ pid_t fork_job(const ProcessJob& job, const sigset_t& child_mask) {
     return pid;
 }
 
+// What is left of a job's group once the job has ended (a process it forked, adopted here
+// as this process is a subreaper) is killed and reaped: every member has SIGKILL, so the
+// wait is short, and a member's children come here before it can be reaped.
+void end_group(pid_t group) {
+    kill(-group, SIGKILL);
+    while (waitpid(-group, nullptr, 0) > 0 || errno == EINTR) {
+    }
+}
+
+// While alive, this process adopts the orphans of its jobs' processes (end_group).
+class Subreaper {
+public:
+    Subreaper() {
+        prctl(PR_GET_CHILD_SUBREAPER, &was_);
+        prctl(PR_SET_CHILD_SUBREAPER, 1);
+    }
+    ~Subreaper() { prctl(PR_SET_CHILD_SUBREAPER, was_); }
+    Subreaper(const Subreaper&) = delete;
+    Subreaper& operator=(const Subreaper&) = delete;
+
+private:
+    int was_ = 0;
+};
+
 int exit_code_of(int status) {
     if (WIFEXITED(status)) return WEXITSTATUS(status);
     if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
@@ -122,6 +147,7 @@ int run_processes(const std::vector<ProcessJob>& jobs, int parallel,
                   const std::function<void()>& on_tick) {
     parallel = std::max(1, parallel);
     const SignalsNoted noted;  // before the first child: a stop signal is passed on, not lost
+    const Subreaper subreaper;
     const ChildSignal signal;
     std::vector<Running> running;
     std::size_t next = 0;
@@ -164,7 +190,7 @@ int run_processes(const std::vector<ProcessJob>& jobs, int parallel,
             }
             const double seconds = std::chrono::duration<double>(Clock::now() - it->started).count();
             const std::size_t job = it->job;
-            if (stopped_by != 0) kill(-it->pid, SIGKILL);  // what is left of its group
+            if (r > 0) end_group(it->pid);
             it = running.erase(it);
             any_ended = true;
             if (stopped_by == 0) on_finish(job, {r < 0 ? 1 : exit_code_of(status), seconds});
