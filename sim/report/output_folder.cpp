@@ -102,7 +102,7 @@ bool is_output_file(const std::string& name, const std::initializer_list<OutputP
     return false;
 }
 
-bool is_regular_file(const fs::path& path) {
+bool is_plain_file(const fs::path& path) {
     struct stat info {};
     return ::lstat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
 }
@@ -117,7 +117,7 @@ std::vector<std::string> files_in(const fs::path& dir) {
     std::vector<std::string> names;
     std::error_code error;
     for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error))
-        if (is_regular_file(it->path())) names.push_back(it->path().filename().string());
+        if (is_plain_file(it->path())) names.push_back(it->path().filename().string());
     if (error) throw InputError(fmt::format("{}: cannot list the output folder: {}", dir.string(), path_error_text(error.value())));
     return names;
 }
@@ -170,7 +170,7 @@ void clear_points(const fs::path& points) {
 // What an earlier memsim left in `dir` (this writer's mark and lock are not in it).
 void remove_earlier_outputs(const fs::path& dir, EarlierOutputs earlier) {
     // Generic names (results.csv, points/) are memsim's only in a folder a sweep wrote.
-    const bool sweep_folder = is_regular_file(dir / "sweep.json");
+    const bool sweep_folder = is_plain_file(dir / "sweep.json");
     for (const std::string& name : files_in(dir)) {
         const bool earlier_output =
             earlier == EarlierOutputs::all
