@@ -30,12 +30,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Starts memsim ARGS with its output into DIR/out and DIR/err.
+// Starts memsim ARGS with its output into DIR/stdout and DIR/stderr.
 pid_t start_memsim(const std::vector<std::string>& args, const fs::path& dir) {
+    std::fflush(nullptr);  // else the child writes this process's buffered output again
     const pid_t pid = ::fork();
     if (pid == 0) {
-        std::freopen((dir / "out").c_str(), "w", stdout);
-        std::freopen((dir / "err").c_str(), "w", stderr);
+        std::freopen((dir / "stdout").c_str(), "w", stdout);
+        std::freopen((dir / "stderr").c_str(), "w", stderr);
         std::vector<char*> argv{const_cast<char*>(MEMSIM_BINARY)};
         for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
         argv.push_back(nullptr);
@@ -80,6 +81,12 @@ std::map<std::string, std::pair<std::uintmax_t, fs::file_time_type>> files(const
     return found;
 }
 
+// Whether `pid`, a child, has ended (it is left to be reaped).
+bool ended(pid_t pid) {
+    siginfo_t info{};
+    return ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid;
+}
+
 // Nothing this process started is left: no child, no adopted orphan.
 bool nothing_left() {
     int status = 0;
@@ -102,7 +109,8 @@ TEST_CASE("hostile signals: SIGTERM, SIGINT or SIGHUP to a sweep stops its point
                                        "sweep: {platform.gpu.speed_scale: [1, 2, 3, 4, 5, 6, 7, 8]}\n");
         const pid_t sweep = start_memsim({"sweep", scenario, "-j", "2", "--out", out.string()}, dir);
         // Until a point runs: its own folder is marked by its run.
-        REQUIRE(wait_until([&] { return fs::exists(out / "points/0001" / kIncompleteMark); }));
+        REQUIRE(wait_until([&] { return ended(sweep) || fs::exists(out / "points/0001" / kIncompleteMark); }));
+        REQUIRE_FALSE(ended(sweep));
         REQUIRE(::kill(sweep, signum) == 0);
         int status = 0;
         REQUIRE(::waitpid(sweep, &status, 0) == sweep);
@@ -111,7 +119,7 @@ TEST_CASE("hostile signals: SIGTERM, SIGINT or SIGHUP to a sweep stops its point
         CHECK(nothing_left());
         CHECK(fs::exists(out / kIncompleteMark));
         CHECK_FALSE(fs::exists(out / "results.csv"));
-        CHECK_THAT(read_file(dir / "err"),
+        CHECK_THAT(read_file(dir / "stderr"),
                    Catch::Contains("memsim: interrupted by SIG" + name + "; the running points were stopped, and " +
                                    out.string() + " is marked INCOMPLETE (run the sweep again)"));
         // No process is left to write; the folder is the same a moment later.
@@ -129,10 +137,12 @@ TEST_CASE("hostile signals: a killed memsim run leaves no measuring child runnin
         const fs::path dir = fresh_dir("run_signal_" + name);
         // The no-policy time is measured in a child forked before the run simulates.
         const std::string scenario =
-            write_text(dir / "s.yaml", "name: s\nworkload: {synthetic: uniform_linear, n: 200000}\n"
+            write_text(dir / "s.yaml", "name: s\nworkload: {synthetic: uniform_linear, n: 100000}\n"
                                        "platform: {memory: {budget_ratio: 0.9}}\npolicy: {swap: {mode: sync}}\n");
         const pid_t run = start_memsim({"run", scenario, "-q", "--out", (dir / "out").string()}, dir);
-        REQUIRE(wait_until([&] { return !children_of(run).empty(); }));
+        REQUIRE(wait_until([&] { return ended(run) || !children_of(run).empty(); }));
+        INFO(read_file(dir / "stderr"));
+        REQUIRE_FALSE(ended(run));
         const std::vector<pid_t> measuring = children_of(run);
         REQUIRE(::kill(run, signum) == 0);
         int status = 0;
