@@ -95,7 +95,7 @@ bool nothing_left() {
 
 }  // namespace
 
-TEST_CASE("hostile signals: SIGTERM, SIGINT or SIGHUP to a sweep stops its points; none is left and the folder stays marked (issue 41 example)") {
+TEST_CASE("hostile signals: SIGTERM or SIGINT or SIGHUP to a sweep stops its points and none is left and the folder stays marked (issue 41 example)") {
     REQUIRE(::prctl(PR_SET_CHILD_SUBREAPER, 1) == 0);
     for (const int signum : {SIGTERM, SIGINT, SIGHUP}) {
         const std::string name = sigabbrev_np(signum);

@@ -58,7 +58,7 @@ TEST_CASE("hostile folders: memory_snapshot.pickle survives neither a later run 
     CHECK(tree(out) == std::set<std::string>{"INCOMPLETE", "events.csv"});
 }
 
-TEST_CASE("hostile folders: a run into a sweep folder removes the sweep's files and points, and keeps the user's (issue 41 example)") {
+TEST_CASE("hostile folders: a run into a sweep folder removes the sweep's files and points and keeps the user's (issue 41 example)") {
     const fs::path dir = fresh_dir("run_into_sweep");
     const fs::path out = dir / "out";
     const std::string scenario = write_text(dir / "s.yaml", "name: s\nworkload: {synthetic: uniform_linear, n: 4}\n"
@@ -98,7 +98,7 @@ TEST_CASE("hostile folders: a smaller sweep into a larger one's folder keeps non
     CHECK(read_file(out / "results.csv") == results);
 }
 
-TEST_CASE("hostile folders: a sweep into a run folder removes the run's files, and every file either writes is in the table") {
+TEST_CASE("hostile folders: a sweep into a run folder removes the run's files and every file either writes is in the table") {
     const fs::path dir = fresh_dir("sweep_into_run");
     const fs::path out = dir / "out";
     REQUIRE(run_memsim(std::string("run scenarios/example.yaml -q --out ") + out.string() + " " + kEveryRunOutput).code == 0);
@@ -124,7 +124,7 @@ TEST_CASE("hostile folders: a sweep into a run folder removes the run's files, a
     }
 }
 
-TEST_CASE("hostile folders: a sweep refuses a folder whose point another memsim is writing, naming the point") {
+TEST_CASE("hostile folders: a sweep refuses a folder whose point another memsim is writing and names the point") {
     const fs::path dir = fresh_dir("point_busy");
     const fs::path out = dir / "out";
     const std::string scenario = write_text(dir / "s.yaml", "name: s\nworkload: {synthetic: uniform_linear, n: 4}\n"
@@ -142,12 +142,12 @@ TEST_CASE("hostile folders: a sweep refuses a folder whose point another memsim 
     CHECK(run_memsim("sweep " + scenario + " -j 1 --quiet --out " + out.string()).code == 0);
 }
 
-TEST_CASE("hostile exit: the path keys of a scenario are the schema's, each made absolute in an emitted job") {
+TEST_CASE("hostile exit: the path keys of a scenario are the schema's and each is made absolute in an emitted job") {
     CHECK(path_keys() == std::vector<std::string>{"workload.profile", "workload.dtr_log", "workload.torch_snapshot",
                                                    "platform.file"});
 }
 
-TEST_CASE("hostile exit: an emitted job runs from another working directory, its platform file beside the scenario (issue 41 example)") {
+TEST_CASE("hostile exit: an emitted job runs from another working directory with its platform file beside the scenario (issue 41 example)") {
     const fs::path dir = fresh_dir("emit_paths");
     fs::copy(fs::path(MEMSIM_SOURCE_DIR) / "examples/mlp", dir / "mlp");
     write_text(dir / "node.xml", kTwoGpusOneUplinkXml);
