@@ -48,6 +48,11 @@ std::string signal_name(int signum) {
     return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(signum);
 }
 
+void die_with_parent(pid_t parent) {
+    // The parent may have died before the prctl: then this process was already adopted.
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(1);
+}
+
 pid_t fork_child(const std::function<int()>& body) {
     std::cout.flush();
     std::cerr.flush();
@@ -55,8 +60,7 @@ pid_t fork_child(const std::function<int()>& body) {
     const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid != 0) return pid;  // the parent, or -1
-    // The parent may have died before the prctl: then the child was already adopted.
-    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(1);
+    die_with_parent(parent);
     for (const int signum : kStopSignals) std::signal(signum, SIG_DFL);
     int code = 1;
     try {

@@ -28,6 +28,12 @@ namespace memsim {
 // default action for SIGINT, SIGTERM and SIGHUP (a sweep notes them; its points must not).
 pid_t fork_child(const std::function<int()>& body);
 
+// This process dies (SIGKILL) when `parent`, the process that started it, ends; ends at
+// once (exit 1) if it has ended already. fork_child does this in every child; a sweep's
+// spawned `memsim run --sweep-point` does it with the pid kParentPidVariable gives.
+void die_with_parent(pid_t parent);
+inline constexpr const char* kParentPidVariable = "MEMSIM_PARENT_PID";
+
 // The signals a user stops memsim with: SIGINT, SIGTERM, SIGHUP.
 inline constexpr std::array<int, 3> kStopSignals{SIGINT, SIGTERM, SIGHUP};
 

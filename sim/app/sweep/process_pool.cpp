@@ -45,8 +45,14 @@ pid_t spawn(const ProcessJob& job, const sigset_t& child_mask) {
     std::vector<char*> argv;
     for (const std::string& a : job.argv) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
+    // Who started it, for its die_with_parent (a SIGKILL of this process must end it too).
+    std::string parent = std::string(kParentPidVariable) + "=" + std::to_string(getpid());
+    std::vector<char*> env{parent.data()};
+    for (char** e = environ; *e; ++e)
+        if (std::string(*e).rfind(std::string(kParentPidVariable) + "=", 0) != 0) env.push_back(*e);
+    env.push_back(nullptr);
     pid_t pid = -1;
-    const int error = posix_spawn(&pid, argv[0], &actions, &attributes, argv.data(), environ);
+    const int error = posix_spawn(&pid, argv[0], &actions, &attributes, argv.data(), env.data());
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);
     if (error != 0) {
