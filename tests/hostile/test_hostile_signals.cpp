@@ -129,6 +129,40 @@ TEST_CASE("hostile signals: SIGTERM or SIGINT or SIGHUP to a sweep stops its poi
     }
 }
 
+TEST_CASE("hostile signals: a sweep killed with SIGKILL takes its points with it (forked or started as processes)") {
+    REQUIRE(::prctl(PR_SET_CHILD_SUBREAPER, 1) == 0);
+    for (const bool process_per_point : {false, true}) {
+        INFO("--process-per-point " << process_per_point);
+        const fs::path dir = fresh_dir(process_per_point ? "sweep_sigkill_processes" : "sweep_sigkill_forks");
+        const fs::path out = dir / "sweep";
+        const std::string scenario =
+            write_text(dir / "s.yaml", "name: s\nworkload: {synthetic: uniform_linear, n: 100000}\n"
+                                       "platform: {memory: {budget_ratio: 0.9}}\npolicy: {swap: {mode: sync}}\n"
+                                       "sweep: {platform.gpu.speed_scale: [1, 2, 3, 4]}\n");
+        std::vector<std::string> args{"sweep", scenario, "-j", "2", "--out", out.string()};
+        if (process_per_point) args.emplace_back("--process-per-point");
+        const pid_t sweep = start_memsim(args, dir);
+        REQUIRE(wait_until([&] { return ended(sweep) || fs::exists(out / "points/0001" / kIncompleteMark); }));
+        REQUIRE_FALSE(ended(sweep));
+        const std::vector<pid_t> points = children_of(sweep);
+        REQUIRE_FALSE(points.empty());
+        REQUIRE(::kill(sweep, SIGKILL) == 0);
+        int status = 0;
+        REQUIRE(::waitpid(sweep, &status, 0) == sweep);
+        // Its points came here when it died, each killed with it (PR_SET_PDEATHSIG), and
+        // their measuring children with them; none ran on to its end.
+        int killed = 0;
+        for (pid_t child; (child = ::waitpid(-1, &status, 0)) > 0;) {
+            INFO("child " << child);
+            CHECK(WIFSIGNALED(status));
+            CHECK(WTERMSIG(status) == SIGKILL);
+            killed += std::find(points.begin(), points.end(), child) != points.end();
+        }
+        CHECK(killed == static_cast<int>(points.size()));
+        CHECK(nothing_left());
+    }
+}
+
 TEST_CASE("hostile signals: a killed memsim run leaves no measuring child running (issue 41 example)") {
     REQUIRE(::prctl(PR_SET_CHILD_SUBREAPER, 1) == 0);
     for (const int signum : {SIGTERM, SIGKILL}) {
