@@ -1,5 +1,6 @@
 """Factories that fail in each way test_tracer.py and test_memsim_replay.py check: each
-must end `memsim trace` with one clear line, exit status 1 and nothing written."""
+must end `memsim trace` with one clear line, exit status 1 and nothing written (but
+starts_setsid_child, whose trace succeeds: memsim must end the process it leaves)."""
 import os
 import sys
 import time
