@@ -7,7 +7,10 @@
 
 #include <cerrno>
 #include <filesystem>
+#include <initializer_list>
+#include <optional>
 #include <system_error>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -19,9 +22,32 @@ namespace memsim {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string>& run_output_files() {
-    static const std::vector<std::string> files = {"summary.json", "events.csv", "gantt.html", "trace.json"};
-    return files;
+const std::vector<OutputFileRow>& output_file_table() {
+    static const std::vector<OutputFileRow> table = {
+        {"summary.json", OutputPlace::run, "run", "the run's figures and its resolved scenario; written last"},
+        {"events.csv", OutputPlace::run, "run", "the event log (output.events)"},
+        {"gantt.html", OutputPlace::run, "run", "the Gantt chart (output.gantt)"},
+        {"trace.json", OutputPlace::run, "run", "the Chrome trace (output.trace)"},
+        {"memory_snapshot.pickle", OutputPlace::run, "run", "the PyTorch memory snapshot (output.torch_snapshot)"},
+        {"sweep.json", OutputPlace::sweep, "sweep, sweep --emit-jobs, find, compare", "the plan: its presence makes a sweep folder"},
+        {"jobs.txt", OutputPlace::sweep, "sweep --emit-jobs", "one shell command per point"},
+        {"results.csv", OutputPlace::sweep_results, "sweep, merge, find, compare", "one row per point"},
+        {"plot_*.svg", OutputPlace::sweep_results, "sweep, merge, find, compare", "the plots"},
+        {"points", OutputPlace::sweep, "sweep, sweep --emit-jobs, find, compare", "one folder per point, points/NNNN/"},
+        {"log.txt", OutputPlace::point, "sweep (the jobs of sweep --emit-jobs)", "what the point's run printed"},
+        {"scenario.yaml", OutputPlace::point, "sweep --emit-jobs", "the point's scenario, standing alone"},
+        {kIncompleteMark, OutputPlace::any, "run, sweep, sweep --emit-jobs, merge", "the writer that has not finished"},
+        {kLockFile, OutputPlace::any, "run, sweep, sweep --emit-jobs, merge", "the lock, while a writer is at work"},
+    };
+    return table;
+}
+
+bool matches_output_name(const std::string& name, const std::string& pattern) {
+    const std::size_t star = pattern.find('*');
+    if (star == std::string::npos) return name == pattern;
+    const std::string head = pattern.substr(0, star), tail = pattern.substr(star + 1);
+    return name.size() >= head.size() + tail.size() && name.compare(0, head.size(), head) == 0 &&
+           name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
 }
 
 namespace {
@@ -58,9 +84,102 @@ std::optional<int> lock_holder(const std::string& lock_path) {
     }
 }
 
-bool matches(const std::string& name, const std::string& pattern) {
-    if (!pattern.empty() && pattern.back() == '*') return name.rfind(pattern.substr(0, pattern.size() - 1), 0) == 0;
-    return name == pattern;
+// `name` is a row's file, or the temporary write_file_atomically gives it (".NAME.tmpPID",
+// left by a writer that was killed in between).
+bool is_output_file(const std::string& name, const OutputFileRow& row) {
+    if (matches_output_name(name, row.name)) return true;
+    const std::size_t tmp = name.rfind(".tmp");
+    if (name.size() < 2 || name[0] != '.' || tmp == std::string::npos || tmp + 4 == name.size()) return false;
+    for (std::size_t i = tmp + 4; i < name.size(); ++i)
+        if (name[i] < '0' || name[i] > '9') return false;
+    return matches_output_name(name.substr(1, tmp - 1), row.name);
+}
+
+bool is_output_file(const std::string& name, const std::initializer_list<OutputPlace>& places) {
+    for (const OutputFileRow& row : output_file_table())
+        for (const OutputPlace place : places)
+            if (row.place == place && is_output_file(name, row)) return true;
+    return false;
+}
+
+bool is_plain_file(const fs::path& path) {
+    struct stat info {};
+    return ::lstat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
+}
+
+void remove_file(const fs::path& path) {
+    if (::unlink(path.c_str()) != 0 && errno != ENOENT)
+        throw InputError(fmt::format("{}: cannot remove it (left by an earlier run): {}", path.string(), path_error_text(errno)));
+}
+
+// The regular files of `dir` (not folders, not links: memsim writes neither under these names).
+std::vector<std::string> files_in(const fs::path& dir) {
+    std::vector<std::string> names;
+    std::error_code error;
+    for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error))
+        if (is_plain_file(it->path())) names.push_back(it->path().filename().string());
+    if (error) throw InputError(fmt::format("{}: cannot list the output folder: {}", dir.string(), path_error_text(error.value())));
+    return names;
+}
+
+bool is_point_name(const std::string& name) {
+    return !name.empty() && name.find_first_not_of("0123456789") == std::string::npos;
+}
+
+// A point's lock that no process holds is removed (taken first, as a finishing writer
+// does: see the constructor); one that is held means another memsim writes the point.
+void remove_free_lock(const fs::path& point) {
+    const fs::path lock = point / kLockFile;
+    const int fd = ::open(lock.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) {
+        if (errno != ENOENT) remove_file(lock);
+        return;
+    }
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        ::close(fd);
+        const std::optional<int> pid = lock_holder(lock.string());
+        throw InputError(fmt::format("{}: another memsim{} is writing this point's folder; wait until it ends, or write "
+                                     "to another folder (--out)",
+                                     point.string(), pid ? fmt::format(" (pid {})", *pid) : std::string()));
+    }
+    remove_file(lock);
+    ::close(fd);
+}
+
+// Every point folder of a sweep folder loses what memsim wrote there; one left empty goes.
+void clear_points(const fs::path& points) {
+    struct stat info {};
+    if (::lstat(points.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) return;
+    std::error_code error;
+    std::vector<fs::path> folders;
+    for (fs::directory_iterator it(points, error), end; !error && it != end; it.increment(error)) {
+        struct stat entry {};
+        if (is_point_name(it->path().filename().string()) && ::lstat(it->path().c_str(), &entry) == 0 && S_ISDIR(entry.st_mode))
+            folders.push_back(it->path());
+    }
+    if (error) throw InputError(fmt::format("{}: cannot list it: {}", points.string(), path_error_text(error.value())));
+    for (const fs::path& point : folders) {
+        remove_free_lock(point);
+        for (const std::string& name : files_in(point))
+            if (is_output_file(name, {OutputPlace::run, OutputPlace::point}) || name == kIncompleteMark) remove_file(point / name);
+        ::rmdir(point.c_str());  // fails, as it should, when the user's files are left
+    }
+    ::rmdir(points.c_str());
+}
+
+// What an earlier memsim left in `dir` (this writer's mark and lock are not in it).
+void remove_earlier_outputs(const fs::path& dir, EarlierOutputs earlier) {
+    // Generic names (results.csv, points/) are memsim's only in a folder a sweep wrote.
+    const bool sweep_folder = is_plain_file(dir / "sweep.json");
+    for (const std::string& name : files_in(dir)) {
+        const bool earlier_output =
+            earlier == EarlierOutputs::all
+                ? is_output_file(name, {OutputPlace::run}) ||
+                      (sweep_folder && is_output_file(name, {OutputPlace::sweep, OutputPlace::sweep_results}))
+                : is_output_file(name, {OutputPlace::sweep_results});
+        if (earlier_output && name != kIncompleteMark && name != kLockFile) remove_file(dir / name);
+    }
+    if (earlier == EarlierOutputs::all && sweep_folder) clear_points(dir / "points");
 }
 
 }  // namespace
@@ -73,7 +192,7 @@ void make_output_dir(const std::string& dir, const std::string& what) {
     throw InputError(fmt::format("{}: cannot create {}: {}", dir, what, why_not_a_folder(dir, error.value())));
 }
 
-OutputFolder::OutputFolder(std::string dir, std::string writer, const std::vector<std::string>& stale)
+OutputFolder::OutputFolder(std::string dir, std::string writer, EarlierOutputs earlier)
     : dir_(std::move(dir)), writer_(std::move(writer)) {
     make_output_dir(dir_, "the output folder");
     const std::string lock_path = (fs::path(dir_) / kLockFile).string();
@@ -113,19 +232,7 @@ OutputFolder::OutputFolder(std::string dir, std::string writer, const std::vecto
                                           "running, or it failed or was interrupted): files here may be missing or "
                                           "partial; run it again\n",
                                           writer_, writer_, ::getpid()));
-        std::error_code error;
-        for (fs::directory_iterator it(dir_, error), end; !error && it != end; it.increment(error)) {
-            const std::string name = it->path().filename().string();
-            for (const std::string& pattern : stale)
-                if (matches(name, pattern)) {
-                    if (::unlink(it->path().c_str()) != 0 && errno != ENOENT)
-                        throw InputError(fmt::format("{}: cannot remove it (left by an earlier run): {}", it->path().string(),
-                                                     path_error_text(errno)));
-                    break;
-                }
-        }
-        if (error)
-            throw InputError(fmt::format("{}: cannot list the output folder: {}", dir_, path_error_text(error.value())));
+        remove_earlier_outputs(dir_, earlier);
     } catch (...) {
         release();
         throw;

@@ -3,7 +3,9 @@
 // kernel drops it when the process ends, however it ends), so a second memsim writing
 // the same folder is refused at once with a message naming the first; it marks the
 // folder DIR/INCOMPLETE and removes the files an earlier run left there, so old and new
-// outputs never sit side by side. complete() removes the mark last. A run that fails,
+// outputs never sit side by side: every file of output_file_table() an earlier memsim
+// left (and its temporaries), never a file memsim does not write. complete() removes the
+// mark last. A run that fails,
 // or is interrupted by a signal, leaves the folder marked; `memsim merge` and the sweep's
 // own reading refuse a marked folder (docs/outputs.md, docs/limits.md).
 #pragma once
@@ -17,15 +19,45 @@ namespace memsim {
 inline constexpr const char* kIncompleteMark = "INCOMPLETE";
 inline constexpr const char* kLockFile = ".memsim.lock";
 
-// The files a run writes into its folder (besides the mark and the lock).
-const std::vector<std::string>& run_output_files();
+// Where a file of the table lives.
+enum class OutputPlace {
+    run,            // an output folder's own files: a run's (also each sweep point's folder)
+    sweep,          // a sweep folder's root (one that holds sweep.json)
+    sweep_results,  // a sweep folder's root, rewritten by `memsim merge`
+    point,          // a sweep point's folder, points/NNNN/
+    any,            // every folder memsim writes: the mark and the lock
+};
+
+// One file memsim may write into an output folder (docs/outputs.md, "The files memsim
+// writes", is this table).
+struct OutputFileRow {
+    const char* name;  // a '*' stands for any text: plot_*.svg
+    OutputPlace place;
+    const char* writers;  // the commands that write it
+    const char* what;
+};
+const std::vector<OutputFileRow>& output_file_table();
+
+// Whether `name` is the name of a row (its '*' matching any text).
+bool matches_output_name(const std::string& name, const std::string& pattern);
+
+// What a new writer removes of what earlier memsim runs left in its folder.
+enum class EarlierOutputs {
+    // run, sweep, sweep --emit-jobs: the run files, and in a sweep folder (one with
+    // sweep.json) the sweep's files and every point's memsim files (a point folder left
+    // empty goes too: a smaller sweep keeps none of a larger one's points).
+    all,
+    // merge, and a find's later rounds: results.csv and the plots; the points stay.
+    results,
+};
 
 class OutputFolder {
 public:
     // Creates `dir` as needed, takes its lock (InputError naming the folder and the other
     // writer's pid if one holds it), writes the mark saying `writer` is at work, and
-    // removes every file of `stale` (names in `dir`; a trailing '*' matches a prefix).
-    OutputFolder(std::string dir, std::string writer, const std::vector<std::string>& stale);
+    // removes the `earlier` outputs. A point folder that another memsim is writing is an
+    // InputError naming it.
+    OutputFolder(std::string dir, std::string writer, EarlierOutputs earlier);
     ~OutputFolder();  // releases the lock; the mark stays unless complete() was called
     OutputFolder(const OutputFolder&) = delete;
     OutputFolder& operator=(const OutputFolder&) = delete;

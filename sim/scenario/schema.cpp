@@ -125,6 +125,27 @@ const Field& schema() {
     return root;
 }
 
+namespace {
+
+void collect_path_keys(const Field& field, const std::string& prefix, std::vector<std::string>& keys) {
+    for (const Field& child : field.children) {
+        const std::string key = prefix.empty() ? child.key : prefix + "." + child.key;
+        if (child.kind == Kind::Path) keys.push_back(key);
+        if (child.kind == Kind::Map || child.kind == Kind::PlatformRef) collect_path_keys(child, key, keys);
+    }
+}
+
+}  // namespace
+
+const std::vector<std::string>& path_keys() {
+    static const std::vector<std::string> keys = [] {
+        std::vector<std::string> found;
+        collect_path_keys(schema(), "", found);
+        return found;
+    }();
+    return keys;
+}
+
 std::string policy_choices_help() {
     std::string text =
         "Policy choices (--set KEY=VALUE or in the scenario). A choice with parameters is written\n"

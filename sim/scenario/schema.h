@@ -23,6 +23,9 @@ struct Field {
 
 const Field& schema();
 
+// The dotted keys whose values are paths (Kind::Path: workload.dtr_log, platform.file, ...).
+const std::vector<std::string>& path_keys();
+
 // Every policy key and its choices, one block per family, with each row's one-line
 // summary and its parameters (for `memsim run --help`).
 std::string policy_choices_help();

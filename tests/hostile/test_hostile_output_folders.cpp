@@ -87,7 +87,7 @@ TEST_CASE("hostile output folders: a second writer of a folder is refused at onc
     const std::string out = (dir / "out").string();
     {
         // This process holds the folder, as a first `memsim run` would.
-        OutputFolder first(out, "memsim run", run_output_files());
+        OutputFolder first(out, "memsim run", EarlierOutputs::all);
         CHECK(has(out, kLockFile));
         const Outcome o = run_memsim("run scenarios/example.yaml -q --out " + out);
         CHECK(o.code == 1);
@@ -99,7 +99,7 @@ TEST_CASE("hostile output folders: a second writer of a folder is refused at onc
         const std::string scenario =
             write_text(dir / "s.yaml", "name: s\nworkload: {synthetic: uniform_linear, n: 2}\nsweep: {workload.n: [1, 2]}\n");
         CHECK_THAT(run_memsim("sweep " + scenario + " --out " + out).err, Catch::Contains("another memsim"));
-        CHECK_THROWS_WITH(OutputFolder(out, "memsim merge", {}), Catch::Contains("another memsim"));
+        CHECK_THROWS_WITH(OutputFolder(out, "memsim merge", EarlierOutputs::results), Catch::Contains("another memsim"));
         first.complete();
     }
     CHECK_FALSE(has(out, kLockFile));

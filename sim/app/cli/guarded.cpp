@@ -1,9 +1,11 @@
+#include <csignal>
 #include <exception>
 #include <filesystem>
 #include <iostream>
 
 #include "models/io/input_file.h"
 #include "sim/app/cli/commands.h"
+#include "sim/app/run/child_process.h"
 
 namespace memsim::cli {
 
@@ -17,6 +19,13 @@ void set_exit_code(int code) { g_exit_code = code; }
 void guarded(const std::function<void()>& body) {
     try {
         body();
+    } catch (const StoppedBySignal& e) {
+        // End the way the signal would have ended memsim: the caller's shell sees it.
+        std::cerr << "memsim: " << e.what() << "\n";
+        std::cerr.flush();
+        std::signal(e.signum(), SIG_DFL);
+        std::raise(e.signum());
+        g_exit_code = 128 + e.signum();  // only if the signal is blocked
     } catch (const std::filesystem::filesystem_error& e) {
         // A file system call the code did not expect to fail: memsim's format (the path,
         // then the reason in words), not the library's "filesystem error: ...".

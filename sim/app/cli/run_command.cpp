@@ -3,12 +3,14 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 
 #include "models/workload/example_mlp.h"
 #include "sim/app/cli/commands.h"
+#include "sim/app/run/child_process.h"
 #include "sim/app/run/run_pipeline.h"
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/schema.h"
@@ -41,6 +43,8 @@ void register_run_command(CLI::App& app) {
     cmd->footer(policy_choices_help());
     cmd->callback([opt]() {
         guarded([&]() {
+            if (const char* parent = std::getenv(kParentPidVariable); opt->sweep_point && parent)
+                die_with_parent(static_cast<pid_t>(std::atol(parent)));  // a sweep's point ends with its sweep
             const Scenario s = opt->sweep_point ? ScenarioFile(opt->scenario).load_point(opt->sets)
                                                 : load_scenario(opt->scenario, opt->sets);
             check_sweep_section(s);  // its size, before the run (sweep_plan.h)

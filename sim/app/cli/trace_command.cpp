@@ -6,6 +6,7 @@
 
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <cerrno>
@@ -19,6 +20,10 @@
 #include <string>
 #include <vector>
 
+#include "models/io/input_file.h"
+#include "models/io/json_input.h"
+#include "models/workload/dtr_log.h"
+#include "models/workload/input_error.h"
 #include "sim/app/cli/commands.h"
 #include "sim/app/cli/tracer_process.h"
 
@@ -75,11 +80,6 @@ constexpr double kDefaultTimeoutS = 3 * 3600;
 // cleanly before SIGKILL.
 constexpr double kGraceS = 20;
 
-std::string signal_name(int signum) {
-    const char* abbrev = sigabbrev_np(signum);
-    return abbrev ? fmt::format("SIG{}", abbrev) : fmt::format("signal {}", signum);
-}
-
 // The tracer writes OUT and OUT.meta.json under these names before renaming them
 // (tools/trace/tracer.py, temporary_name); after a stop they may be left behind.
 void remove_temporaries(const std::string& out, pid_t pid) {
@@ -103,6 +103,40 @@ std::string unfinished_message(const TracerEnd& end, const std::string& python, 
     return fmt::format("the tracer ({}) ended with exit status {} before finishing, without an error message: code run "
                        "by {} (the model or its factory) ended the Python process, e.g. with os._exit({}); no log was "
                        "written", python, end.status, model, end.status);
+}
+
+// A file's identity, to tell a log the tracer wrote (renamed into place: a new inode)
+// from one that was there before the trace. None: no file there.
+std::optional<std::pair<dev_t, ino_t>> file_identity(const std::string& path) {
+    struct stat info {};
+    if (::lstat(path.c_str(), &info) != 0) return std::nullopt;
+    return std::pair{info.st_dev, info.st_ino};
+}
+
+// The tracer said "ok", but the model's code runs in its process and can write that too:
+// the log and its sidecar must be new, and complete (the sidecar's operator count is the
+// log's). Returns why not, or "" when they are.
+std::string unwritten_log(const std::string& out, const std::optional<std::pair<dev_t, ino_t>>& log_before,
+                          const std::optional<std::pair<dev_t, ino_t>>& meta_before) {
+    const std::string meta_path = out + ".meta.json";
+    for (const auto& [path, before] : {std::pair{out, log_before}, std::pair{meta_path, meta_before}}) {
+        struct stat info {};
+        if (::lstat(path.c_str(), &info) != 0) return fmt::format("{} does not exist", path);
+        if (!S_ISREG(info.st_mode)) return fmt::format("{} is not a regular file", path);
+        if (before && *before == std::pair{info.st_dev, info.st_ino})
+            return fmt::format("{} is the file that was there before the trace (the tracer did not write it)", path);
+    }
+    try {
+        const nlohmann::json meta = parse_json_input(read_input_file(meta_path, "the trace sidecar", kMaxSidecarBytes), meta_path);
+        if (!meta.is_object() || !meta.contains("ops") || !meta["ops"].is_number_unsigned())
+            return fmt::format("{} has no operator count (ops)", meta_path);
+        const std::size_t ops = load_dtr_log(out).ops.size();
+        if (ops != meta["ops"].get<std::uint64_t>())
+            return fmt::format("{} has {} operators, its sidecar says {}", out, ops, meta["ops"].get<std::uint64_t>());
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return "";
 }
 
 }  // namespace
@@ -171,7 +205,21 @@ void register_trace_command(CLI::App& app) {
             }
             // The tracer stops itself at --timeout; memsim's own deadline is the backstop
             // for a process stuck where Python cannot run its handler.
+            const bool writes_log = !opt->list && !opt->model.empty() && !opt->out.empty();
+            const auto log_before = file_identity(opt->out), meta_before = file_identity(opt->out + ".meta.json");
             const TracerEnd end = run_tracer(argv, opt->timeout_s > 0 ? opt->timeout_s + kGraceS : 0, kGraceS);
+            std::string unwritten;
+            if (end.report == "ok" && end.forwarded_signal == 0 && writes_log)
+                unwritten = unwritten_log(opt->out, log_before, meta_before);
+            if (!unwritten.empty()) {
+                set_exit_code(kExitError);
+                std::cerr << fmt::format("memsim trace: error: the tracer reported its log complete, but {}: code run by "
+                                         "{} (the model or its factory) may have written that report and ended the "
+                                         "Python process ({} {})\n",
+                                         unwritten, opt->model, end.exited ? "it ended with exit status" : "it was killed by",
+                                         end.exited ? std::to_string(end.status) : signal_name(end.status));
+                return;
+            }
             if (end.report == "ok" && end.forwarded_signal == 0) {  // the log and its sidecar are complete
                 if (!end.exited || end.status != 0)
                     std::cerr << fmt::format("memsim trace: warning: the tracer reported its log complete, then ended "

@@ -1,9 +1,11 @@
 #include "sim/app/cli/tracer_process.h"
 
 #include <fcntl.h>
+#include <dirent.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,7 +13,10 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -22,29 +27,45 @@ namespace memsim::cli {
 
 namespace {
 
-volatile std::sig_atomic_t g_received = 0;
-
-extern "C" void remember_signal(int signum) { g_received = signum; }
-
-constexpr std::array<int, 3> kForwarded{SIGINT, SIGTERM, SIGHUP};
-
-}  // namespace
-
-SignalsNoted::SignalsNoted() {
-    g_received = 0;
-    struct sigaction noted {};
-    noted.sa_handler = remember_signal;
-    sigemptyset(&noted.sa_mask);
-    for (std::size_t i = 0; i < kForwarded.size(); ++i) sigaction(kForwarded[i], &noted, &old_[i]);
+// The processes whose parent is this one (from /proc: a subreaper's adopted orphans are
+// not in any group it knows); none when /proc cannot be read.
+std::optional<std::vector<pid_t>> children_of_this_process() {
+    std::vector<pid_t> children;
+    const pid_t self = getpid();
+    DIR* proc = opendir("/proc");
+    if (!proc) return std::nullopt;
+    while (const dirent* entry = readdir(proc)) {
+        char* end = nullptr;
+        const long pid = std::strtol(entry->d_name, &end, 10);
+        if (pid <= 0 || *end != '\0') continue;
+        std::ifstream stat_file(fmt::format("/proc/{}/stat", pid));
+        std::string stat((std::istreambuf_iterator<char>(stat_file)), std::istreambuf_iterator<char>());
+        const std::size_t name_end = stat.rfind(')');  // "PID (NAME) STATE PPID ...": NAME may hold anything
+        char state = 0;
+        long ppid = 0;
+        if (name_end != std::string::npos && std::sscanf(stat.c_str() + name_end + 1, " %c %ld", &state, &ppid) == 2 &&
+            ppid == self)
+            children.push_back(static_cast<pid_t>(pid));
+    }
+    closedir(proc);
+    return children;
 }
 
-SignalsNoted::~SignalsNoted() {
-    for (std::size_t i = 0; i < kForwarded.size(); ++i) sigaction(kForwarded[i], &old_[i], nullptr);
+// As a subreaper, this process adopts every orphan the tracer leaves, also one the model
+// started in a session of its own (setsid), out of reach of the group kill: each is
+// killed and reaped, and so are its own children, adopted in turn when it dies.
+void end_adopted_children() {
+    for (;;) {
+        const std::optional<std::vector<pid_t>> children = children_of_this_process();
+        if (!children) return;
+        for (const pid_t child : *children) kill(child, SIGKILL);
+        // Blocking only for a child just killed; one adopted after the look is found next time.
+        const pid_t reaped = waitpid(-1, nullptr, children->empty() ? WNOHANG : 0);
+        if (reaped < 0 && errno == ECHILD) return;
+        if (reaped < 0 && errno != EINTR) return;
+        if (reaped == 0) usleep(10000);  // a child adopted since the look
+    }
 }
-
-int SignalsNoted::received() { return g_received; }
-
-namespace {
 
 double seconds_now() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -60,7 +81,7 @@ public:
         posix_spawnattr_init(&attr_);
         sigset_t defaults;
         sigemptyset(&defaults);
-        for (int s : kForwarded) sigaddset(&defaults, s);
+        for (int s : kStopSignals) sigaddset(&defaults, s);
         sigset_t empty;
         sigemptyset(&empty);
         posix_spawnattr_setsigdefault(&attr_, &defaults);
@@ -99,6 +120,8 @@ TracerEnd run_tracer(const std::vector<std::string>& argv, double deadline_s, do
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
 
+    // Orphans of the tracer's processes come to this one (end_adopted_children).
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
     pid_t pid = 0;
     int started = 0;
     {
@@ -120,8 +143,8 @@ TracerEnd run_tracer(const std::vector<std::string>& argv, double deadline_s, do
     char buffer[256];
     for (;;) {
         const double now = seconds_now();
-        if (g_received != 0 && end.forwarded_signal == 0) {
-            end.forwarded_signal = g_received;
+        if (SignalsNoted::received() != 0 && end.forwarded_signal == 0) {
+            end.forwarded_signal = SignalsNoted::received();
             kill(-pid, end.forwarded_signal);
             kill_at = now + grace_s;
         }
@@ -152,6 +175,7 @@ TracerEnd run_tracer(const std::vector<std::string>& argv, double deadline_s, do
     for (ssize_t n; (n = read(read_end, buffer, sizeof buffer)) > 0;) end.report.append(buffer, static_cast<std::size_t>(n));
     close(read_end);
     kill(-pid, SIGKILL);  // whatever is left of its group (its measurement process, say)
+    end_adopted_children();
     end.exited = WIFEXITED(status);
     end.status = end.exited ? WEXITSTATUS(status) : WTERMSIG(status);
     while (!end.report.empty() && (end.report.back() == '\n' || end.report.back() == ' ')) end.report.pop_back();

@@ -7,27 +7,12 @@
 #include <signal.h>
 #include <sys/types.h>
 
-#include <array>
 #include <string>
 #include <vector>
 
+#include "sim/app/run/child_process.h"  // SignalsNoted: run_tracer passes the signals it notes on
+
 namespace memsim::cli {
-
-// While alive, SIGINT, SIGTERM and SIGHUP do not end memsim: they are noted (and
-// run_tracer passes them on to the tracer); the old dispositions come back at the end.
-// Made before anything is started, so that no signal is lost in between.
-class SignalsNoted {
-public:
-    SignalsNoted();
-    ~SignalsNoted();
-    SignalsNoted(const SignalsNoted&) = delete;
-    SignalsNoted& operator=(const SignalsNoted&) = delete;
-    // The last signal noted, or 0.
-    static int received();
-
-private:
-    std::array<struct sigaction, 3> old_{};
-};
 
 struct TracerEnd {
     pid_t pid = 0;

@@ -177,7 +177,6 @@ CompareOutcome run_compare(const CompareRequest& request, std::ostream& progress
                                      request.scenario_file));
     CompareOutcome outcome;
     outcome.dir = request.dir.empty() ? (fs::path(base.output.dir) / "compare").string() : request.dir;
-    if (fs::exists(fs::path(outcome.dir) / "sweep.json")) fs::remove_all(fs::path(outcome.dir) / "points");
 
     SweepPlan plan;
     plan.scenario_file = fs::absolute(request.scenario_file).lexically_normal().string();

@@ -84,8 +84,6 @@ FindOutcome run_find(const FindRequest& request, std::ostream& progress) {
     FindOutcome outcome;
     outcome.axis = axis;
     outcome.dir = request.dir.empty() ? default_dir(base) : request.dir;
-    // A folder a previous find or sweep wrote: its points would pass for this search's.
-    if (fs::exists(fs::path(outcome.dir) / "sweep.json")) fs::remove_all(fs::path(outcome.dir) / "points");
 
     SweepPlan plan;
     plan.scenario_file = fs::absolute(request.scenario_file).lexically_normal().string();
@@ -113,7 +111,11 @@ FindOutcome run_find(const FindRequest& request, std::ostream& progress) {
             round.parameters[0].values.push_back(point.values[0]);
             round.points.push_back(point);
         }
-        run_sweep(round, outcome.dir, request.run, progress);
+        // The first round removes what earlier runs left (their points would pass for this
+        // search's); later ones keep the earlier rounds' points.
+        SweepRunOptions run = request.run;
+        run.later_round = !swept.empty();
+        run_sweep(round, outcome.dir, run, progress);
         std::vector<bool> holds;
         for (std::size_t i = 0; i < values.size(); ++i) {
             const PointResult r = read_point_result(outcome.dir, round.points[i]);

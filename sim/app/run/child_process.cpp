@@ -1,6 +1,7 @@
 #include "sim/app/run/child_process.h"
 
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,14 +23,45 @@ namespace {
     throw std::runtime_error("cannot start a process to measure " + what + ": " + std::strerror(error));
 }
 
+volatile std::sig_atomic_t g_received = 0;
+
+extern "C" void remember_signal(int signum) { g_received = signum; }
+
 }  // namespace
+
+SignalsNoted::SignalsNoted() {
+    g_received = 0;
+    struct sigaction noted {};
+    noted.sa_handler = remember_signal;
+    sigemptyset(&noted.sa_mask);
+    for (std::size_t i = 0; i < kStopSignals.size(); ++i) sigaction(kStopSignals[i], &noted, &old_[i]);
+}
+
+SignalsNoted::~SignalsNoted() {
+    for (std::size_t i = 0; i < kStopSignals.size(); ++i) sigaction(kStopSignals[i], &old_[i], nullptr);
+}
+
+int SignalsNoted::received() { return g_received; }
+
+std::string signal_name(int signum) {
+    const char* abbrev = sigabbrev_np(signum);
+    return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(signum);
+}
+
+void die_with_parent(pid_t parent) {
+    // The parent may have died before the prctl: then this process was already adopted.
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(1);
+}
 
 pid_t fork_child(const std::function<int()>& body) {
     std::cout.flush();
     std::cerr.flush();
     std::fflush(nullptr);
+    const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid != 0) return pid;  // the parent, or -1
+    die_with_parent(parent);
+    for (const int signum : kStopSignals) std::signal(signum, SIG_DFL);
     int code = 1;
     try {
         code = body();

@@ -7,12 +7,15 @@
 // starts on a fresh clock.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
+#include <signal.h>
 #include <sys/types.h>
 
 namespace memsim {
@@ -21,7 +24,51 @@ namespace memsim {
 // with _exit and its return value as exit code (no static destructors, no return into
 // the caller's code). Flushes every stdio and iostream buffer first, so that nothing
 // buffered is written twice. Returns the child's pid, or -1 (errno says why).
+// The child dies with this process (PR_SET_PDEATHSIG: SIGKILL when it ends, however it
+// ends; a parent gone before that was set ends the child at once), and starts with the
+// default action for SIGINT, SIGTERM and SIGHUP (a sweep notes them; its points must not).
 pid_t fork_child(const std::function<int()>& body);
+
+// This process dies (SIGKILL) when `parent`, the process that started it, ends; ends at
+// once (exit 1) if it has ended already. fork_child does this in every child; a sweep's
+// spawned `memsim run --sweep-point` does it with the pid kParentPidVariable gives.
+void die_with_parent(pid_t parent);
+inline constexpr const char* kParentPidVariable = "MEMSIM_PARENT_PID";
+
+// The signals a user stops memsim with: SIGINT, SIGTERM, SIGHUP.
+inline constexpr std::array<int, 3> kStopSignals{SIGINT, SIGTERM, SIGHUP};
+
+// While alive, the stop signals do not end memsim: they are noted, for the code that
+// supervises children (a sweep's pool, the tracer) to pass on before it ends the way the
+// signal would have (StoppedBySignal); the old dispositions come back at the end. Made
+// before any child is started, so that no signal is lost in between.
+class SignalsNoted {
+public:
+    SignalsNoted();
+    ~SignalsNoted();
+    SignalsNoted(const SignalsNoted&) = delete;
+    SignalsNoted& operator=(const SignalsNoted&) = delete;
+    // The last signal noted, or 0.
+    static int received();
+
+private:
+    std::array<struct sigaction, kStopSignals.size()> old_{};
+};
+
+// Thrown when a stop signal ended the work after its children were stopped and reaped;
+// the command then ends by that signal (sim/app/cli/guarded.cpp), as the caller's shell
+// expects (exit status 128 + signal).
+class StoppedBySignal : public std::runtime_error {
+public:
+    StoppedBySignal(int signum, const std::string& what) : std::runtime_error(what), signum_(signum) {}
+    [[nodiscard]] int signum() const { return signum_; }
+
+private:
+    int signum_;
+};
+
+// "SIGTERM" (or "signal N").
+std::string signal_name(int signum);
 
 // `measure` started in a fork of this process, which goes on with its own work while
 // the child runs (on a second core, the two overlap). A process that cannot fork is an

@@ -99,7 +99,7 @@ ScenarioRun run_scenario(Scenario s, const std::string& out_dir) {
 ScenarioRun run_scenario(Scenario s, const Workload& w, const std::string& out_dir) {
     if (!out_dir.empty()) s.resolved["output"]["dir"] = out_dir;  // the summary records where it went
     // Locked and marked incomplete before the run, the mark removed after the last file.
-    OutputFolder folder(out_dir.empty() ? s.output.dir : out_dir, "memsim run", run_output_files());
+    OutputFolder folder(out_dir.empty() ? s.output.dir : out_dir, "memsim run", EarlierOutputs::all);
     ScenarioRun run{run_simulation(s, w), folder.dir(), {}, {}};
     run.settings = run_header(s, w, run.result.summary).settings;
     // The summary last: a run whose other outputs failed leaves no summary to call it ok.

@@ -30,7 +30,11 @@ struct ProcessOutcome {
 
 // Runs every job; calls on_finish(job index, outcome) as each one ends, and on_tick()
 // about four times a second while any is running (to redraw a progress display).
-void run_processes(const std::vector<ProcessJob>& jobs, int parallel,
+// Each job runs in a process group of its own. SIGINT, SIGTERM or SIGHUP stops the
+// pool: no job starts after it, each running job's group gets the signal (SIGKILL
+// follows after a grace), and every job is reaped before the pool returns the signal
+// (on_finish is not called for them); 0 when every job ran.
+int run_processes(const std::vector<ProcessJob>& jobs, int parallel,
                    const std::function<void(std::size_t, const ProcessOutcome&)>& on_finish,
                    const std::function<void()>& on_tick);
 

@@ -20,7 +20,9 @@
 #include "models/workload/input_error.h"
 #include "sim/report/text_format.h"
 #include "sim/app/run/measuring_runs.h"
+#include "sim/scenario/parser.h"
 #include "sim/scenario/scenario.h"
+#include "sim/scenario/schema.h"
 #include "sim/report/point_results.h"
 #include "sim/app/sweep/point_run.h"
 #include "sim/app/sweep/process_pool.h"
@@ -49,12 +51,9 @@ std::string describe(const SweepPlan& plan, const PointResult& r) {
     return text;
 }
 
-// A point's folder starts empty of results, so an old summary cannot pass for a new one.
-void clear_point(const std::string& dir) {
-    fs::create_directories(dir);
-    for (const char* name : {"summary.json", "log.txt", "events.csv", "gantt.html", "trace.json"})
-        fs::remove(fs::path(dir) / name);
-}
+// A point's folder starts empty of results (OutputFolder removed what earlier runs left),
+// so an old summary cannot pass for a new one.
+void clear_point(const std::string& dir) { fs::create_directories(dir); }
 
 void write_plan(const SweepPlan& plan, const std::string& dir) {
     fs::create_directories(dir);
@@ -79,15 +78,22 @@ SweepTally gather(const SweepPlan& plan, const std::string& dir, const PlotOptio
 }
 
 // The scenario `memsim run` would see for this point, made to stand alone: named, no
-// sweep section, data paths absolute, outputs into the point's folder.
+// sweep section, every path absolute (each key of the schema's kind Path, resolved as
+// the scenario resolved it), outputs into the point's folder.
 YAML::Node standalone_scenario(const ScenarioFile& file, const SweepPlan& plan, const SweepPoint& point,
                                const std::string& out_dir) {
     const Scenario s = file.load_point(point_overrides(plan, point));
     YAML::Node root = YAML::Clone(s.resolved);
     root.remove("sweep");
     root["name"] = s.name;
-    if (!s.workload.profile.empty()) root["workload"]["profile"] = fs::absolute(s.workload.profile).lexically_normal().string();
-    if (!s.workload.dtr_log.empty()) root["workload"]["dtr_log"] = fs::absolute(s.workload.dtr_log).lexically_normal().string();
+    const fs::path folder = fs::path(s.file).parent_path();
+    const Parser parser(s.file, folder.empty() ? "." : folder.string());
+    for (const std::string& key : path_keys()) {
+        const YAML::Node given = lookup_key(root, key);  // const: looking adds no key
+        if (!given || !given.IsScalar()) continue;
+        set_key(root, key, YAML::Node(fs::absolute(parser.resolve_path(given.Scalar(), key)).lexically_normal().string()),
+                s.file);
+    }
     root["output"]["dir"] = out_dir;
     return root;
 }
@@ -206,16 +212,8 @@ private:
 
 }  // namespace
 
-namespace {
-
-// The files of a sweep folder's root an earlier sweep or merge may have left.
-const std::vector<std::string> kSweepRootFiles = {kPlanFile, "results.csv", "jobs.txt", "plot_*"};
-const std::vector<std::string> kMergeFiles = {"results.csv", "plot_*"};
-
-}  // namespace
-
 SweepTally run_sweep(const SweepPlan& plan, const std::string& dir, const SweepRunOptions& options, std::ostream& progress) {
-    OutputFolder root(dir, "memsim sweep", kSweepRootFiles);
+    OutputFolder root(dir, "memsim sweep", options.later_round ? EarlierOutputs::results : EarlierOutputs::all);
     write_plan(plan, dir);
     const ScenarioFile file(plan.scenario_file);
     PointSource source(plan, file);
@@ -255,7 +253,7 @@ SweepTally run_sweep(const SweepPlan& plan, const std::string& dir, const SweepR
     display.redraw();
     std::size_t started = 0, finished = 0;
     std::vector<PointResult> results(points);
-    run_processes(
+    const int stopped_by = run_processes(
         jobs, options.jobs,
         [&](std::size_t job, const ProcessOutcome& outcome) {
             if (!point_of_job[job]) return;
@@ -273,6 +271,10 @@ SweepTally run_sweep(const SweepPlan& plan, const std::string& dir, const SweepR
         },
         [&]() { display.redraw(); });
     display.finish();
+    if (stopped_by != 0)  // its points were stopped and reaped: nothing writes into the folder now
+        throw StoppedBySignal(stopped_by, fmt::format("interrupted by {}; the running points were stopped, and {} is "
+                                                      "marked {} (run the sweep again)",
+                                                      signal_name(stopped_by), dir, kIncompleteMark));
     const SweepTally tally = write_results(plan, dir, results);
     root.complete();
     return tally;
@@ -280,7 +282,7 @@ SweepTally run_sweep(const SweepPlan& plan, const std::string& dir, const SweepR
 
 std::size_t emit_sweep_jobs(const SweepPlan& plan, const std::string& dir, const std::string& memsim_binary) {
     const std::string root = fs::absolute(dir).lexically_normal().string();
-    OutputFolder folder(root, "memsim sweep --emit-jobs", kSweepRootFiles);
+    OutputFolder folder(root, "memsim sweep --emit-jobs", EarlierOutputs::all);
     write_plan(plan, root);
     const ScenarioFile file(plan.scenario_file);
     std::string jobs;
@@ -325,7 +327,7 @@ SweepTally merge_sweep(const std::string& dir, const PlotOptions& plots) {
                                      e.what()));
     }
     const SweepPlan plan = plan_from_json(parse_json_input(text, plan_path.string()), plan_path.string());
-    OutputFolder folder(dir, "memsim merge", kMergeFiles);
+    OutputFolder folder(dir, "memsim merge", EarlierOutputs::results);
     const SweepTally tally = gather(plan, dir, plots);
     folder.complete();
     return tally;

@@ -24,6 +24,7 @@ struct SweepRunOptions {
     bool terminal = false;      // draw a progress bar instead of plain lines
     bool process_per_point = false;  // start `memsim_binary run` per point instead of forking
     std::string memsim_binary;  // what to run for each point then (normally this very program)
+    bool later_round = false;   // a find's later round: the earlier rounds' points stay
 };
 
 struct SweepTally {

@@ -1,5 +1,6 @@
 """Factories that fail in each way test_tracer.py and test_memsim_replay.py check: each
-must end `memsim trace` with one clear line, exit status 1 and nothing written."""
+must end `memsim trace` with one clear line, exit status 1 and nothing written (but
+starts_setsid_child, whose trace succeeds: memsim must end the process it leaves)."""
 import os
 import sys
 import time
@@ -71,3 +72,24 @@ def loss_not_callable(batch=1):
 def vector_loss(batch=2):
     model, inputs, labels, _ = _linear(batch)
     return model, inputs, labels, lambda out, labels: out  # backward() needs a scalar
+
+
+def _report_fd():
+    """The fd `memsim trace` reads the tracer's report on (its --report-fd)."""
+    return int(sys.argv[sys.argv.index("--report-fd") + 1])
+
+
+def forges_ok(batch=1):
+    os.write(_report_fd(), b"ok\n")  # what the tracer writes once the log is complete
+    os._exit(0)
+
+
+def starts_setsid_child(batch=1):
+    """A model that leaves a process in a session of its own (out of reach of a group
+    kill), its pid in $MEMSIM_TEST_PID_FILE; the trace itself succeeds."""
+    import subprocess
+
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], start_new_session=True)
+    with open(os.environ["MEMSIM_TEST_PID_FILE"], "w") as f:
+        f.write(str(child.pid))
+    return _linear(batch)

@@ -171,6 +171,53 @@ class TracerEnds(unittest.TestCase):
             self.assertEqual(os.listdir(d), [])
 
 
+class HostileTracerEnds(unittest.TestCase):
+    """Issue 41, classes 5 and 8: model code cannot make `memsim trace` say ok without a
+    log, nor leave a process running after it."""
+
+    def forged(self, d, out):
+        done = memsim("trace", f"{BAD}:forges_ok", "--out", out, "--no-rss", "-q")
+        self.assertEqual(done.returncode, 1, done.stderr)
+        self.assertEqual(len(done.stderr.strip().splitlines()), 1, done.stderr)
+        return done.stderr
+
+    def test_hostile_exit_a_forged_ok_without_a_log_is_an_error(self):
+        """hostile exit: the tracer's "ok" forged by model code that then exits: exit 1, no log (issue 41 example)"""
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "t.log")
+            err = self.forged(d, out)
+            self.assertEqual(os.listdir(d), [])
+        self.assertEqual(err, f"memsim trace: error: the tracer reported its log complete, but {out} does not exist: "
+                              f"code run by {BAD}:forges_ok (the model or its factory) may have written that report "
+                              "and ended the Python process (it ended with exit status 0)\n")
+
+    def test_hostile_exit_a_forged_ok_over_an_older_log_is_an_error(self):
+        """hostile exit: a forged "ok" with an earlier trace's log at --out: exit 1, the old log left as it was"""
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "t.log")
+            for suffix in ("", ".meta.json"):
+                with open(SHIPPED + suffix) as src, open(out + suffix, "w") as dst:
+                    dst.write(src.read())
+            err = self.forged(d, out)
+            self.assertIn(f"the tracer reported its log complete, but {out} is the file that was there before the "
+                          "trace (the tracer did not write it)", err)
+            with open(out) as f, open(SHIPPED) as shipped:
+                self.assertEqual(f.read(), shipped.read())
+
+    def test_hostile_signals_a_setsid_child_does_not_outlive_the_trace(self):
+        """hostile signals: a process the model starts with setsid ends with `memsim trace` (issue 41 example)"""
+        with tempfile.TemporaryDirectory() as d:
+            pid_file = os.path.join(d, "child.pid")
+            done = memsim("trace", f"{BAD}:starts_setsid_child", "--out", os.path.join(d, "t.log"), "--no-rss", "-q",
+                          "--repeat", "1", env=dict(os.environ, MEMSIM_TEST_PID_FILE=pid_file))
+            self.assertEqual(done.returncode, 0, done.stderr)
+            with open(pid_file) as f:
+                child = int(f.read())
+            # memsim adopted and reaped it (a subreaper): no such process now, not even a zombie.
+            with self.assertRaises(ProcessLookupError):
+                os.kill(child, 0)
+
+
 class OpTimeWarningInInfo(unittest.TestCase):
     """Two operators of 1 and 3 ms (4 ms); the sidecar's untraced iteration varies."""
 
