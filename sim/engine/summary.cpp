@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "models/workload/workload.h"
+#include "sim/engine/run_status.h"
 
 namespace memsim {
 
@@ -71,7 +72,8 @@ nlohmann::json to_json(const Summary& s) {
         j["segment_allocations"] = s.caching->segment_allocations;
     }
     j["time_ms"] = s.time_ms;
-    j["overhead"] = s.overhead;
+    if (s.stopped_at_ms) j["stopped_at_ms"] = *s.stopped_at_ms;
+    j["overhead"] = status_finished(s.status) ? nlohmann::json(s.overhead) : nlohmann::json(nullptr);
     j["no_policy_time_ms"] = s.no_policy_time_ms;
     j["compute_ms"] = s.compute_ms;
     j["iteration_compute_ms"] = s.iteration_compute_ms;

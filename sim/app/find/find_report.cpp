@@ -61,7 +61,7 @@ std::string find_report(const FindRequest& request, const FindOutcome& outcome, 
         rows.push_back(row);
     }
     out += aligned_table(rows);
-    if (stopped) out += "a point that stopped (oom, thrash, error) has no time; its message is in results.csv\n";
+    if (stopped) out += "a point that did not finish (every status but ok) has no time; its message is in results.csv\n";
 
     const std::size_t grid_points = static_cast<std::size_t>(std::count_if(
         s.points.begin(), s.points.end(), [](const SearchPoint& p) { return p.round == 0; }));

@@ -53,7 +53,7 @@ std::string sweep_table(const SweepPlan& plan, const std::vector<PointResult>& r
     std::string out = aligned_table(rows);
     out += "time_ms: simulated iteration time; overhead: against the same workload and platform with no memory policy; "
            "peak: the allocator's peak\n";
-    if (stopped) out += "a point that stopped (oom, thrash, error) has no time; its message is in results.csv\n";
+    if (stopped) out += "a point that did not finish (every status but ok) has no time; its message is in results.csv\n";
     return out;
 }
 
