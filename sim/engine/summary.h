@@ -64,6 +64,8 @@ struct Summary {
     std::uint64_t live_peak_bytes = 0;  // exact live bytes peak (os view), whatever the allocator
     // A caching allocator's own figures (torch_caching): allocated_peak_bytes,
     // reserved_peak_bytes, fragmentation_bytes, segment_count, segment_allocations.
+    // fragmentation_bytes is the cached free memory when the reserved peak was first
+    // reached, not reserved peak - allocated peak (the two peaks come at different moments).
     std::optional<CachingFigures> caching;
     double time_ms = 0.0;
     // The simulated clock when the run stopped (oom, thrash, host_full): time_ms then is
