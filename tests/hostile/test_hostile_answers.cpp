@@ -1,0 +1,179 @@
+// Issue 41, classes 3, 4, 9 and 10 (the messages outside XML): every status memsim writes
+// is read back; compare keeps what it does not vary; answers claim no more than memsim
+// knows; values are cut in messages; snapshots that contradict themselves are refused.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "hostile_support.h"
+#include "models/alloc/torch_alloc_conf.h"
+#include "models/io/memory_snapshot.h"
+#include "models/swap/swap_warnings.h"
+#include "models/workload/input_error.h"
+#include "models/workload/torch_snapshot.h"
+#include "sim/engine/run_status.h"
+#include "sim/app/compare/policy_candidates.h"
+#include "sim/engine/summary.h"
+#include "sim/scenario/scenario.h"
+
+using namespace memsim;
+using namespace memsim::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+SnapshotTraceEntry entry(const char* action, std::uint64_t addr, std::uint64_t size, std::optional<std::int64_t> time_us = {}) {
+    SnapshotTraceEntry e;
+    e.action = action;
+    e.addr = addr;
+    e.size = size;
+    e.time_us = time_us;
+    return e;
+}
+
+MemorySnapshot snapshot_of(std::vector<SnapshotTraceEntry> trace) {
+    MemorySnapshot s;
+    s.device_traces.push_back(std::move(trace));
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("hostile statuses: one table, owned by the engine, says what each status means") {
+    CHECK(run_status_names() == "ok, oom, thrash, host_full, infeasible, unsolved, error");
+    CHECK(status_finished("ok"));
+    for (const char* stopped : {"oom", "thrash", "host_full", "infeasible", "unsolved", "error"}) {
+        INFO(stopped);
+        CHECK(find_run_status(stopped));
+        CHECK_FALSE(status_finished(stopped));
+    }
+    CHECK(status_simulated("host_full"));
+    CHECK_FALSE(status_simulated("infeasible"));
+    CHECK_FALSE(find_run_status("fine"));
+}
+
+TEST_CASE("hostile statuses: a stopped run's summary has overhead null and its stop time as stopped_at_ms") {
+    Summary s;
+    s.status = "oom";
+    s.time_ms = 12.5;
+    s.stopped_at_ms = 12.5;
+    s.overhead = 0.25;  // whatever the run computed: a stop time is no iteration time
+    const nlohmann::json j = to_json(s);
+    CHECK(j["overhead"].is_null());
+    CHECK(j["stopped_at_ms"] == 12.5);
+    s.status = "ok";
+    s.stopped_at_ms.reset();
+    const nlohmann::json ok = to_json(s);
+    CHECK(ok["overhead"] == 0.25);
+    CHECK_FALSE(ok.contains("stopped_at_ms"));
+}
+
+TEST_CASE("hostile messages: an allocator configuration of megabytes is quoted cut short") {
+    const std::string huge(2 * 1024 * 1024, '7');
+    try {
+        (void)parse_torch_alloc_conf("max_split_size_mb:" + huge);
+        FAIL("accepted");
+    } catch (const std::invalid_argument& e) {
+        const std::string what = e.what();
+        CHECK(what.size() < 300);
+        CHECK_THAT(what, Catch::StartsWith("max_split_size_mb: '" + std::string(117, '7') + "...' is out of range"));
+    }
+    const fs::path dir = fresh_dir("long_conf");
+    const std::string scenario = write_text(dir / "s.yaml", "workload: {synthetic: mlp}\npolicy: {allocator: torch_caching, "
+                                                            "torch_alloc_conf: 'unknown_" + std::string(100000, 'x') + ":1'}\n");
+    const Outcome o = run_memsim("run " + scenario + " --out " + (dir / "out").string());
+    CHECK(o.code == 1);
+    CHECK(o.err.size() < 1000);
+    CHECK_THAT(o.err, Catch::Contains("policy.torch_alloc_conf: 'unknown_xxx") && Catch::Contains("...': unknown option 'unknown_x"));
+}
+
+TEST_CASE("hostile messages: a memory snapshot whose live blocks overlap is refused naming both") {
+    // 0x1000 + 512 B runs to 0x1200: an alloc at 0x1100 lands inside it.
+    const auto s = snapshot_of({entry("alloc", 0x1000, 512), entry("alloc", 0x1100, 16)});
+    CHECK_THROWS_WITH(snapshot_workload(s, "snap.pickle"),
+                      "snap.pickle: device_traces[0][1]: alloc of 16 B at 0x1100 overlaps the live block of 512 B at 0x1000 "
+                      "(allocated at [0] and not freed)");
+    // Below a live block and reaching into it.
+    const auto below = snapshot_of({entry("alloc", 0x1000, 512), entry("alloc", 0xF00, 0x101)});
+    CHECK_THROWS_WITH(snapshot_workload(below, "snap.pickle"), Catch::Contains("alloc of 257 B at 0xf00 overlaps the live block of "
+                                                                               "512 B at 0x1000"));
+    // Touching is not overlapping; a freed block's range is free again.
+    const auto touching = snapshot_of({entry("alloc", 0x1000, 512), entry("alloc", 0x1200, 16), entry("alloc", 0xF00, 0x100),
+                                       entry("free_completed", 0x1000, 512), entry("alloc", 0x1100, 16)});
+    CHECK(snapshot_workload(touching, "snap.pickle").workload.ops.size() == 4);
+    // A block from before the trace (freed, never allocated in it) may not overlap a live one.
+    const auto old = snapshot_of({entry("alloc", 0x1000, 512), entry("free_completed", 0x0F80, 0x100)});
+    CHECK_THROWS_WITH(snapshot_workload(old, "snap.pickle"),
+                      Catch::Contains("device_traces[0][1]: free_completed of 256 B at 0xf80, a block from before the trace, "
+                                      "overlaps the live block of 512 B at 0x1000 (allocated at [0])"));
+}
+
+TEST_CASE("hostile messages: a memory snapshot that frees another size than it allocated is refused") {
+    const auto s = snapshot_of({entry("alloc", 0x1000, 512), entry("free_completed", 0x1000, 256)});
+    CHECK_THROWS_WITH(snapshot_workload(s, "snap.pickle"),
+                      "snap.pickle: device_traces[0][1]: free_completed of 256 B at 0x1000, which was allocated with 512 B at [0]");
+}
+
+TEST_CASE("hostile messages: a memory snapshot with a negative time is refused") {
+    const std::string bytes = write_memory_snapshot(snapshot_of({entry("alloc", 0x1000, 512, 5), entry("alloc", 0x2000, 16, -3)}));
+    CHECK_THROWS_WITH(parse_memory_snapshot(bytes, "snap.pickle"),
+                      Catch::Contains("device_traces[0][1].time_us") && Catch::Contains("-3 is negative"));
+    const std::string fine = write_memory_snapshot(snapshot_of({entry("alloc", 0x1000, 512, 5), entry("alloc", 0x2000, 16, 0)}));
+    CHECK(parse_memory_snapshot(fine, "snap.pickle").device_traces.at(0).size() == 2);
+}
+
+TEST_CASE("hostile claims: a cancelled swap-out names where it was going") {
+    SwapWarningInputs in;
+    in.swaps = true;
+    in.swapped_tensors = 4;
+    in.cancelled_writes = 3;
+    CHECK(swap_warnings(in).at(0) == "3 of 4 swap-outs were cancelled: their tensors were needed before the disk wrote them");
+    in.written = "they reached host RAM";
+    CHECK(swap_warnings(in).at(0) == "3 of 4 swap-outs were cancelled: their tensors were needed before they reached host RAM");
+}
+
+TEST_CASE("hostile claims: the run's table names fragmentation_bytes for what it is, beside the peaks' difference") {
+    Summary s;
+    s.caching = CachingFigures{};
+    s.caching->allocated_peak_bytes = 1000;
+    s.caching->reserved_peak_bytes = 1200;
+    s.caching->fragmentation_bytes = 700;  // reserved 1200, allocated 500 at the first reserved peak
+    s.caching->segment_count = 3;
+    s.caching->segment_allocations = 5;
+    const std::string table = to_table(s);
+    CHECK_THAT(table, Catch::Contains("allocated peak 1000 B   reserved peak 1200 B (peaks differ by 200 B)   cached free 700 B "
+                                      "(0.001 MiB) in 3 segments when the reserved peak was first reached   5 segment allocations"));
+    CHECK_THAT(table, !Catch::Contains("fragmentation"));
+}
+
+TEST_CASE("hostile compare: candidates keep the scenario's placement, path, max_overhead and the planner's time_limit") {
+    const Scenario base = parse_scenario(
+        "workload: {synthetic: mlp}\n"
+        "platform: {host: {link: {bandwidth: 25GB/s}, memory: 1GiB}, memory: {budget_ratio: 0.6}}\n"
+        "policy: {allocator: pool, swap: {placement: host, path: direct}, recompute: {planner: optimal, time_limit: 2s, "
+        "max_overhead: 50}}\n",
+        "test");
+    std::map<std::string, std::string> policy;  // label -> the policy it runs
+    for (const PolicyCandidate& c : policy_candidates(base, {})) policy[c.label] = flow_yaml(c.policy);
+    CHECK(policy.at("no policy") == "{allocator: pool, swap: {placement: host, path: direct}, recompute: {max_overhead: 50}}");
+    CHECK(policy.at("swap sync (budget)") ==
+          "{allocator: pool, swap: {placement: host, path: direct, mode: sync, select: budget}, recompute: {max_overhead: 50}}");
+    CHECK(policy.at("recompute planner optimal") ==
+          "{allocator: pool, swap: {placement: host, path: direct}, recompute: {planner: optimal, time_limit: 2s, max_overhead: 50}}");
+    // Another planner takes neither the optimal planner's time_limit nor its name.
+    CHECK(policy.at("recompute planner msps_on_demand") ==
+          "{allocator: pool, swap: {placement: host, path: direct}, recompute: {max_overhead: 50, planner: msps_on_demand}}");
+    CHECK(policy.at("recompute dtr") ==
+          "{allocator: pool, swap: {placement: host, path: direct}, recompute: {max_overhead: 50, heuristic: dtr}}");
+    // The nested form keeps its parameters too.
+    const Scenario nested = parse_scenario(
+        "workload: {synthetic: mlp}\nplatform: {memory: {budget_ratio: 0.6}}\n"
+        "policy: {recompute: {planner: {optimal: {time_limit: 3s}}}}\n",
+        "test");
+    for (const PolicyCandidate& c : policy_candidates(nested, {"optimal", "capuchin"}))
+        CHECK(flow_yaml(c.policy) == (c.family == "optimal" ? "{recompute: {planner: {optimal: {time_limit: 3s}}}}"
+                                                             : "{recompute: {planner: capuchin}}"));
+}
