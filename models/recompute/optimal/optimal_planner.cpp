@@ -174,6 +174,8 @@ OptimalResult solve_optimal(const Workload& w, std::uint64_t budget_bytes, const
         }
     }
     if (!solved && options.use_milp) {
+        // Infeasible only where a solver proves it: a time limit that came first is not a proof.
+        r.status = OptimalStatus::Unsolved;
         const std::size_t columns = estimated_columns(p);
         try {
             if (columns <= options.max_milp_columns) solve_with_milp(p, options, best, r);
