@@ -177,3 +177,57 @@ TEST_CASE("hostile compare: candidates keep the scenario's placement, path, max_
         CHECK(flow_yaml(c.policy) == (c.family == "optimal" ? "{recompute: {planner: {optimal: {time_limit: 3s}}}}"
                                                              : "{recompute: {planner: capuchin}}"));
 }
+
+namespace {
+
+// ResNet-18 b2 (live peak 132175096 B) on a node with 1 MiB of host RAM: at 0.4 of the
+// peak its 48000848 B of constants leave the optimal planner no plan (infeasible); at 0.7
+// async swapping to host RAM stops at op 3, whose 6422528 B tensor x124 cannot fit (host_full).
+constexpr const char* kStatusesScenario =
+    "name: statuses\n"
+    "workload: {dtr_log: examples/traced/resnet18_b2.log}\n"
+    "platform: {host: {link: {bandwidth: 25GB/s}, memory: 1MiB}, memory: {budget_ratio: 0.7}}\n"
+    "policy: {swap: {mode: async, placement: host}}\n";
+
+}  // namespace
+
+TEST_CASE("hostile statuses: a sweep whose points end host_full and infeasible reads them back with time and message") {
+    const fs::path dir = fresh_dir("statuses_sweep");
+    const std::string file = write_text(dir / "s.yaml", std::string(kStatusesScenario) +
+                                                            "sweep:\n  policy: [{swap: {mode: async, placement: host}}, "
+                                                            "{recompute: {planner: optimal}}]\n"
+                                                            "  platform.memory.budget_ratio: [0.4, 0.7]\n");
+    const Outcome o = run_memsim("sweep " + file + " --out " + (dir / "out").string());
+    REQUIRE(o.code == 0);
+    CHECK_THAT(o.out, !Catch::Contains("unreadable"));
+    CHECK_THAT(o.out, Catch::Contains("  0002  mode=async placement=host 0.7                          host_full  -"));
+    CHECK_THAT(o.out, Catch::Contains("  0003  planner=optimal           0.4                          infeasible -"));
+    const std::string csv = read_file(dir / "out" / "results.csv");
+    // The row keeps its message and its clock: time_ms 88.112026 (the stop), overhead empty.
+    CHECK_THAT(csv, Catch::Contains("\n0002,\"{swap: {mode: async, placement: host}}\",0.7,host_full,\"op 3: tensor x124 "
+                                    "(6422528 B) does not fit in host RAM: host RAM holds 0 B of 1048576 B: 0 B of swapped "
+                                    "tensors, 0 B of bounce buffers\",88.112026,,60846416,"));
+    CHECK_THAT(csv, Catch::Contains("\n0003,{recompute: {planner: optimal}},0.4,infeasible,\"optimal: infeasible: no plan fits "
+                                    "the budget of 52870038 B: op 0 'convolution' needs 54423376 B while it runs"));
+    const nlohmann::json stopped = nlohmann::json::parse(read_file(dir / "out" / "points" / "0002" / "summary.json"));
+    CHECK(stopped["stopped_at_ms"] == 88.112026);
+    CHECK(stopped["overhead"].is_null());
+    const nlohmann::json planned = nlohmann::json::parse(read_file(dir / "out" / "points" / "0003" / "summary.json"));
+    CHECK_FALSE(planned.contains("stopped_at_ms"));  // nothing ran
+    CHECK(planned["overhead"].is_null());
+    // merge reads the folder back to the same bytes.
+    const Outcome merged = run_memsim("merge " + (dir / "out").string());
+    CHECK(merged.code == 0);
+    CHECK(read_file(dir / "out" / "results.csv") == csv);
+}
+
+TEST_CASE("hostile statuses: find --until 'status == host_full' finds a host_full point") {
+    const fs::path dir = fresh_dir("statuses_find");
+    const std::string file = write_text(dir / "s.yaml", kStatusesScenario);
+    const Outcome o = run_memsim("find " + file + " --vary platform.memory.budget_ratio --range 0.4..0.8 --until "
+                                 "'status == host_full' --grid 5 --out " + (dir / "out").string());
+    REQUIRE(o.code == 0);
+    // Below about 0.46 the constants and op 0 do not fit the device: oom, not host_full.
+    CHECK_THAT(o.out, Catch::Contains("answer: platform.memory.budget_ratio = 0.462963 (holds there, fails at 0.45926"));
+    CHECK_THAT(o.out, Catch::Contains("  0.8                          yes   host_full -"));
+}
