@@ -231,3 +231,61 @@ TEST_CASE("hostile statuses: find --until 'status == host_full' finds a host_ful
     CHECK_THAT(o.out, Catch::Contains("answer: platform.memory.budget_ratio = 0.462963 (holds there, fails at 0.45926"));
     CHECK_THAT(o.out, Catch::Contains("  0.8                          yes   host_full -"));
 }
+
+TEST_CASE("hostile compare: a node scenario with placement host and a time_limit keeps both in its runs") {
+    const fs::path dir = fresh_dir("compare_keeps");
+    const std::string file =
+        write_text(dir / "s.yaml", "name: keep\nworkload: {dtr_log: examples/traced/resnet18_b2.log}\n"
+                                   "platform: {host: {link: {bandwidth: 25GB/s}, memory: 1GiB}, memory: {budget_ratio: 0.7}}\n"
+                                   "policy: {swap: {placement: host}, recompute: {planner: optimal, time_limit: 2s}}\n");
+    const Outcome o = run_memsim("compare " + file + " --policies sync,optimal --out " + (dir / "out").string());
+    REQUIRE(o.code == 0);
+    const auto summary = [&](const char* point) {
+        return nlohmann::json::parse(read_file(dir / "out" / "points" / point / "summary.json"));
+    };
+    const nlohmann::json sync = summary("0001"), optimal = summary("0002");
+    // Sync swaps to host RAM, as the scenario places swaps, never to the disk.
+    CHECK(sync["scenario_resolved"]["policy"] == nlohmann::json::parse(R"({"swap": {"mode": "sync", "placement": "host", "select": "budget"}})"));
+    CHECK(sync["bytes_to_disk"] == 0);
+    CHECK(sync["bytes_to_host"] == 38747648);
+    // The optimal row runs with the scenario's 2 s for CBC.
+    CHECK(optimal["scenario_resolved"]["policy"]["recompute"] == nlohmann::json::parse(R"({"planner": "optimal", "time_limit": "2s"})"));
+    // 414 operators: the best candidate, not a proven optimum, so every run is measured
+    // against the bound (3146.093 ms, the compute time): 8819.390 / 3146.093 = 2.803.
+    CHECK_THAT(o.out, Catch::Contains("optimal planner: best known plan (optimum not proven, bound 3146.093 ms, gap 64.33%)"));
+    CHECK_THAT(o.out, Catch::Contains("\noptimal: +180.3% over the bound\n"));
+    CHECK_THAT(o.out, !Catch::Contains("over optimal"));
+}
+
+TEST_CASE("hostile claims: a planner under torch_caching says that its plan ignores the allocator") {
+    const fs::path dir = fresh_dir("claims_torch_caching");
+    const std::string file = write_text(dir / "s.yaml", "name: tc\nworkload: {dtr_log: examples/traced/mobilenet_v2_b8.log}\n"
+                                                        "platform: {memory: {budget_ratio: 0.9}}\n"
+                                                        "policy: {allocator: torch_caching, recompute: {planner: msps_on_demand}}\n");
+    const Outcome o = run_memsim("run " + file + " --out " + (dir / "out").string());
+    REQUIRE(o.code == 0);
+    const nlohmann::json s = nlohmann::json::parse(read_file(dir / "out" / "summary.json"));
+    REQUIRE(s["status"] == "oom");  // at op 70, the plan counting live bytes only (docs/torch_allocator.md)
+    CHECK(s["overhead"].is_null());
+    CHECK(s["stopped_at_ms"] == s["time_ms"]);
+    const std::string warnings = s["warnings"].dump();
+    CHECK_THAT(warnings, Catch::Contains("policy.recompute.planner 'msps_on_demand' plans in live bytes (as allocator os): it "
+                                         "ignores allocator 'torch_caching' (its rounding and cache)"));
+    CHECK_THAT(warnings, Catch::Contains("the budget 117.28 MiB is above it in live bytes, the only bytes the floor counts"));
+    CHECK_THAT(warnings, !Catch::Contains("another policy may fit"));
+    // The cache's free bytes when reserved first peaked (33725952 B) are not the peaks'
+    // difference (121634816 - 88795136 = 32839680 B): the table names both.
+    CHECK_THAT(o.out, Catch::Contains("reserved peak 121634816 B (peaks differ by 32839680 B)   cached free 33725952 B (32.164 "
+                                      "MiB) in 13 segments when the reserved peak was first reached"));
+}
+
+TEST_CASE("hostile compare: an infeasible optimal row is read back with its message, not as unreadable") {
+    const fs::path dir = fresh_dir("compare_infeasible");
+    const std::string file = write_text(dir / "s.yaml", "name: tight\nworkload: {dtr_log: examples/traced/resnet18_b2.log}\n"
+                                                        "platform: {memory: {budget_ratio: 0.4}}\n");
+    const Outcome o = run_memsim("compare " + file + " --policies none,optimal --out " + (dir / "out").string());
+    REQUIRE(o.code == 0);
+    CHECK_THAT(o.out, !Catch::Contains("unreadable"));
+    CHECK_THAT(o.out, Catch::Contains("recompute planner optimal infeasible"));
+    CHECK_THAT(o.out, Catch::Contains("recompute planner optimal: optimal: infeasible: no plan fits the budget of 52870038 B"));
+}

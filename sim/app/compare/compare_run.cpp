@@ -99,7 +99,7 @@ std::string report(const Scenario& base, const CompareOutcome& outcome) {
         if (best) rows.back().push_back(versus_optimal_cell(r, *best));
     }
     out += aligned_table(rows);
-    out += "time_ms: simulated iteration time; moved: bytes written to and read from the disk; recomputed: operators re-run\n";
+    out += "time_ms: simulated iteration time; moved: bytes swapped out and back in (to the disk or host RAM); recomputed: operators re-run\n";
     if (best && proven_optimal(*best)) {
         out += fmt::format("optimal planner: {} by {}; no recomputation plan of its class runs in less than {:.3f} ms; vs "
                            "optimal: each run's time over the optimal plan's (docs/optimal.md)\n",
