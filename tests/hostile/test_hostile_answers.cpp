@@ -291,3 +291,16 @@ TEST_CASE("hostile compare: an infeasible optimal row is read back with its mess
     CHECK_THAT(o.out, Catch::Contains("recompute planner optimal infeasible"));
     CHECK_THAT(o.out, Catch::Contains("recompute planner optimal: optimal: infeasible: no plan fits the budget of 52870038 B"));
 }
+
+TEST_CASE("hostile claims: the optimal planner's time limit coming first is unsolved, never infeasible") {
+    // The synthetic MLP at 0.61 of its peak: no other policy's plan fits and CBC finds none
+    // within 20 s here; 1 s proves nothing either way, so the answer may not claim a proof.
+    const fs::path dir = fresh_dir("claims_time_limit");
+    const std::string file = write_text(dir / "s.yaml", "name: m\nworkload: {synthetic: mlp}\nplatform: {memory: {budget_ratio: "
+                                                        "0.61}}\npolicy: {recompute: {planner: optimal, time_limit: 1s}}\n");
+    const Outcome o = run_memsim("run " + file + " --out " + (dir / "out").string());
+    CHECK(o.code == 2);
+    CHECK_THAT(o.out, Catch::Contains("[unsolved]"));
+    CHECK_THAT(o.out, Catch::Contains("message    optimal: no plan found: none of the other policies' plans fits the budget, "
+                                      "and CBC's time limit of 1 s (CPU) came first"));
+}
