@@ -115,7 +115,7 @@ std::string method_name(double code) {
 
 std::string status_text(double proven, double gap) {
     if (proven > 0.5) return "optimal";
-    return fmt::format("feasible, gap {:.2f}%", 100.0 * gap);
+    return fmt::format("best known plan (optimum not proven, gap {:.2f}%)", 100.0 * gap);
 }
 
 std::string status_text(const OptimalResult& r) {
