@@ -13,8 +13,9 @@ struct RunStatus {
     std::string_view name;
     // The iteration ran to its end: time_ms is the iteration's time and overhead a ratio.
     bool finished;
-    // The simulation ran (to its end or to a stop): time_ms is when it ended. A planner
-    // that stopped before the simulation leaves 0 there, which is no time.
+    // The simulation runs until this status stops it: time_ms (and stopped_at_ms when it
+    // did not finish) is its clock then. A planner that stops before the simulation
+    // (infeasible, unsolved, and a planner's thrash) leaves 0 there and no stopped_at_ms.
     bool simulated;
     std::string_view meaning;  // one line, for docs and messages
 };
