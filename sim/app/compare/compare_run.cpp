@@ -10,6 +10,7 @@
 #include "models/recompute/optimal/optimal_planner.h"
 #include "models/recompute/optimal/optimal_row.h"
 #include "models/workload/input_error.h"
+#include "sim/engine/run_status.h"
 #include "sim/report/text_format.h"
 #include "sim/scenario/scenario.h"
 #include "sim/report/charts/sweep_plots.h"
@@ -27,7 +28,7 @@ double number(const PointResult& r, const char* field, double otherwise) {
 
 // Finished runs first, then by time, then by peak.
 bool better(const PointResult& a, const PointResult& b) {
-    const bool ok_a = a.status == "ok", ok_b = b.status == "ok";
+    const bool ok_a = status_finished(a.status), ok_b = status_finished(b.status);
     if (ok_a != ok_b) return ok_a;
     if (!ok_a) return false;
     const double ta = number(a, "time_ms", 0), tb = number(b, "time_ms", 0);

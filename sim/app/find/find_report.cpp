@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/engine/run_status.h"
 #include "sim/report/text_format.h"
 
 namespace memsim {
@@ -55,7 +56,7 @@ std::string find_report(const FindRequest& request, const FindOutcome& outcome, 
         std::vector<std::string> row{p.value, p.holds ? "yes" : "no", p.status};
         // A run that stopped has no iteration time: its clock says when it stopped (as in
         // the sweep table and the run's own output).
-        const bool finished = p.status == "ok";
+        const bool finished = status_finished(p.status);
         stopped = stopped || !finished;
         for (const std::string& c : columns) row.push_back(!finished && is_time(c) ? "-" : cell(p.summary, c));
         rows.push_back(row);
