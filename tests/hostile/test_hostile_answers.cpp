@@ -88,6 +88,14 @@ TEST_CASE("hostile messages: an allocator configuration of megabytes is quoted c
     CHECK(o.code == 1);
     CHECK(o.err.size() < 1000);
     CHECK_THAT(o.err, Catch::Contains("policy.torch_alloc_conf: 'unknown_xxx") && Catch::Contains("...': unknown option 'unknown_x"));
+    // The same through info's --torch-alloc-conf.
+    MemorySnapshot snapshot;
+    snapshot.device_traces.push_back({entry("alloc", 0x1000, 512)});
+    const std::string pickle = write_text(dir / "s.pickle", write_memory_snapshot(snapshot));
+    const Outcome info = run_memsim("info --torch-snapshot " + pickle + " --torch-alloc-conf max_split_size_mb:" + std::string(100000, '9'));
+    CHECK(info.code == 1);
+    CHECK(info.err.size() < 1000);
+    CHECK_THAT(info.err, Catch::Contains("--torch-alloc-conf 'max_split_size_mb:999") && Catch::Contains("...' is out of range"));
 }
 
 TEST_CASE("hostile messages: a memory snapshot whose live blocks overlap is refused naming both") {
