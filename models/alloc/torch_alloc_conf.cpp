@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "models/checked_math.h"
+#include "models/workload/dtr_log_lines.h"  // shorten_for_message
 
 namespace memsim {
 
@@ -55,7 +56,7 @@ public:
         while (i_ < tokens_.size()) {
             const std::string key = tokens_[i_++];
             if (key.size() == 1 && std::string_view(",:[]").find(key[0]) != std::string_view::npos)
-                fail(fmt::format("expected an option name, found '{}'", key));
+                fail(fmt::format("expected an option name, found '{}'", shown(key)));
             expect(":", key);
             if (key == "max_split_size_mb") {
                 const std::uint64_t mb = integer(key, kMinSplitMb, kMaxSplitMb, "an integer number of MiB from 21 to 8589934592");
@@ -72,9 +73,9 @@ public:
                 const std::string value = word(key);
                 if (value == "cudaMallocAsync")
                     fail("backend: cudaMallocAsync is CUDA's own allocator, not modelled; torch_caching models backend:native");
-                if (value != "native") fail(fmt::format("backend: unknown value '{}' (valid: native)", value));
+                if (value != "native") fail(fmt::format("backend: unknown value '{}' (valid: native)", shown(value)));
             } else {
-                fail(fmt::format("unknown option '{}' (valid: {})", key, kOptions));
+                fail(fmt::format("unknown option '{}' (valid: {})", shown(key), kOptions));
             }
             if (i_ < tokens_.size()) expect(",", key);
         }
@@ -83,17 +84,19 @@ public:
 
 private:
     [[noreturn]] static void fail(const std::string& why) { throw std::invalid_argument(why); }
+    // A token as a message quotes it: a value of megabytes is cut, as everywhere else.
+    static std::string shown(const std::string& token) { return shorten_for_message(token); }
 
     void expect(std::string_view token, const std::string& after) {
         if (i_ >= tokens_.size() || tokens_[i_] != token)
-            fail(fmt::format("expected '{}' after {}, found {}", token, after,
-                             i_ < tokens_.size() ? "'" + tokens_[i_] + "'" : "the end"));
+            fail(fmt::format("expected '{}' after {}, found {}", token, shown(after),
+                             i_ < tokens_.size() ? "'" + shown(tokens_[i_]) + "'" : "the end"));
         ++i_;
     }
 
     std::string word(const std::string& key) {
         if (i_ >= tokens_.size() || (tokens_[i_].size() == 1 && std::string_view(",:[]").find(tokens_[i_][0]) != std::string_view::npos))
-            fail(fmt::format("{}: missing value", key));
+            fail(fmt::format("{}: missing value", shown(key)));
         return tokens_[i_++];
     }
 
@@ -106,7 +109,7 @@ private:
         std::uint64_t value = 0;
         const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
         if (ec != std::errc() || end != text.data() + text.size() || value < low || value > high)
-            fail(fmt::format("{}: '{}' is out of range: {}", key, text, range));
+            fail(fmt::format("{}: '{}' is out of range: {}", shown(key), shown(text), range));
         return value;
     }
 
@@ -125,13 +128,13 @@ private:
         double value = 0;
         const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
         if (ec != std::errc() || end != text.data() + text.size() || !(value > 0.0 && value < 1.0))
-            fail(fmt::format("{}: '{}' is out of range: a number between 0 and 1, both excluded", key, text));
+            fail(fmt::format("{}: '{}' is out of range: a number between 0 and 1, both excluded", shown(key), shown(text)));
         return value;
     }
 
     bool boolean(const std::string& key) {
         const std::string text = word(key);
-        if (text != "True" && text != "False") fail(fmt::format("{}: '{}' is not True or False", key, text));
+        if (text != "True" && text != "False") fail(fmt::format("{}: '{}' is not True or False", shown(key), shown(text)));
         return text == "True";
     }
 

@@ -272,6 +272,8 @@ private:
         e.size = bytes(field(v, at, "size"), at + ".size");
         e.stream = integer(field(v, at, "stream"), at + ".stream");
         if (const PyValue* t = v.get("time_us")) e.time_us = integer(*t, at + ".time_us");
+        // PyTorch writes microseconds since the epoch: a negative one is no time it took.
+        if (e.time_us && *e.time_us < 0) fail(at + ".time_us", fmt::format("{} is negative (microseconds since the epoch)", *e.time_us));
         e.frames = frames(v, at);
         return e;
     }

@@ -24,8 +24,8 @@ std::vector<std::string> swap_warnings(const SwapWarningInputs& in) {
         out.push_back(fmt::format("swapping saved no memory: live peak {} B, no-swap live peak {} B", in.live_peak_bytes,
                                   in.no_swap_live_peak_bytes));
     if (in.cancelled_writes > 0)
-        out.push_back(fmt::format("{} of {} swap-outs were cancelled: their tensors were needed before the disk wrote them",
-                                  in.cancelled_writes, in.swapped_tensors));
+        out.push_back(fmt::format("{} of {} swap-outs were cancelled: their tensors were needed before {}",
+                                  in.cancelled_writes, in.swapped_tensors, in.written));
     if (in.async && in.evictions == 0 && in.swapped_tensors > 0 && in.disk.write_bytes_per_s > 0 && in.disk.read_bytes_per_s > 0) {
         const double serial = serial_ms(in);
         if (in.time_ms > serial)

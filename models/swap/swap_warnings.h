@@ -18,6 +18,9 @@ struct SwapWarningInputs {
     bool swaps = false;         // the swap mode moves tensors (policy.swap.mode != none)
     bool async = false;         // reads are issued by the prefetch rule (async mode)
     DiskSpec disk;              // platform.disk
+    // Where swap-outs go (policy.swap.placement), as the cancelled-writes warning ends:
+    // "the disk wrote them", "they reached host RAM", "they reached host RAM or the disk".
+    std::string written = "the disk wrote them";
     // The run.
     std::uint64_t no_swap_live_peak_bytes = 0;  // the workload's live peak with nothing swapped
     std::uint64_t live_peak_bytes = 0;

@@ -1,8 +1,8 @@
 #include "models/workload/torch_snapshot.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
-#include <unordered_map>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -66,7 +66,21 @@ SnapshotWorkload snapshot_workload(const MemorySnapshot& s, const std::string& p
     rec.reserved_at_start = static_cast<std::uint64_t>(reserved);
     rec.reserved_peak_bytes = rec.reserved_at_start;
 
-    std::unordered_map<std::uint64_t, TensorId> live;  // address -> tensor
+    // Address -> tensor, in address order: live blocks may not overlap (a device address
+    // is one block's at a time), so a trace whose blocks do is refused, not replayed.
+    std::map<std::uint64_t, TensorId> live;
+    std::vector<std::size_t> allocated_at;  // per tensor: its alloc's index in the trace
+    // The live block [addr, addr + size) overlaps, if any.
+    // Addresses and sizes are at most 2^53 (the reader's limit): their sums do not wrap.
+    const auto overlapping = [&](std::uint64_t addr, std::uint64_t size) -> std::optional<std::pair<std::uint64_t, TensorId>> {
+        auto next = live.lower_bound(addr);
+        if (next != live.end() && next->first < addr + size) return *next;
+        if (next != live.begin()) {
+            const auto prev = std::prev(next);
+            if (prev->first + w.tensors[prev->second].bytes > addr) return *prev;
+        }
+        return std::nullopt;
+    };
     std::set<std::int64_t> streams;
     std::uint64_t live_bytes = 0;
     std::vector<TensorId> pending_release;  // freed before the first allocation's operator exists
@@ -95,6 +109,11 @@ SnapshotWorkload snapshot_workload(const MemorySnapshot& s, const std::string& p
             if (e.size == 0) continue;  // PyTorch hands out no block for 0 bytes
             if (live.count(e.addr))
                 throw InputError(fmt::format("{}: alloc at address 0x{:x}, which is already allocated and not freed", at(i), e.addr));
+            if (const auto other = overlapping(e.addr, e.size))
+                throw InputError(fmt::format("{}: alloc of {} B at 0x{:x} overlaps the live block of {} B at 0x{:x} (allocated at "
+                                             "[{}] and not freed)",
+                                             at(i), e.size, e.addr, w.tensors[other->second].bytes, other->first,
+                                             allocated_at[other->second]));
             streams.insert(e.stream);
             Op op;
             op.name = op_name(e, w.ops.size());
@@ -105,6 +124,8 @@ SnapshotWorkload snapshot_workload(const MemorySnapshot& s, const std::string& p
             }
             op.cost_ms = 0.001;
             const TensorId t = new_tensor(e.size, e.addr, static_cast<int>(w.ops.size()));
+            allocated_at.resize(w.tensors.size());
+            allocated_at[t] = i;
             op.outputs.push_back(t);
             if (w.ops.empty()) op.release = std::move(pending_release);
             w.ops.push_back(std::move(op));
@@ -116,9 +137,17 @@ SnapshotWorkload snapshot_workload(const MemorySnapshot& s, const std::string& p
             TensorId t = -1;
             if (const auto it = live.find(e.addr); it != live.end()) {
                 t = it->second;
+                if (e.size != w.tensors[t].bytes)
+                    throw InputError(fmt::format("{}: free_completed of {} B at 0x{:x}, which was allocated with {} B at [{}]",
+                                                 at(i), e.size, e.addr, w.tensors[t].bytes, allocated_at[t]));
                 live.erase(it);
                 live_bytes -= w.tensors[t].bytes;
             } else {  // allocated before the trace began: resident from the start
+                if (const auto other = overlapping(e.addr, e.size))
+                    throw InputError(fmt::format("{}: free_completed of {} B at 0x{:x}, a block from before the trace, overlaps the "
+                                                 "live block of {} B at 0x{:x} (allocated at [{}])",
+                                                 at(i), e.size, e.addr, w.tensors[other->second].bytes, other->first,
+                                                 allocated_at[other->second]));
                 t = new_tensor(e.size, e.addr, kNoOp);
                 rec.live_at_start += e.size;
             }

@@ -122,6 +122,7 @@ private:
         sm.caching = memory_.allocator().caching_figures();
         log_.reports_allocated = sm.caching.has_value();
         sm.time_ms = gpu_.end_ms();
+        if (gpu_.stopped()) sm.stopped_at_ms = sm.time_ms;
         const GpuStream::Counts& gpu = gpu_.counts();
         sm.compute_ms = gpu.compute_ms;
         sm.iteration_compute_ms = w_.compute_ms() / c_.platform.gpu_speed_scale;  // compute_ms: as ops ran
@@ -246,6 +247,7 @@ RunResult simulate(const Workload& w, const EngineConfig& config, const ExecPlan
         for (std::size_t g = 1; g < results.size() && !engines[0]->stopped(); ++g)
             if (engines[g]->stopped()) {
                 result.summary.status = results[g].summary.status;
+                result.summary.stopped_at_ms = results[g].summary.stopped_at_ms;
                 result.summary.message = fmt::format("GPU {}: {}", g, results[g].summary.message);
                 break;
             }

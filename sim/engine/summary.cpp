@@ -1,10 +1,12 @@
 #include "sim/engine/summary.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
 
 #include "models/workload/workload.h"
+#include "sim/engine/run_status.h"
 
 namespace memsim {
 
@@ -71,7 +73,8 @@ nlohmann::json to_json(const Summary& s) {
         j["segment_allocations"] = s.caching->segment_allocations;
     }
     j["time_ms"] = s.time_ms;
-    j["overhead"] = s.overhead;
+    if (s.stopped_at_ms) j["stopped_at_ms"] = *s.stopped_at_ms;
+    j["overhead"] = status_finished(s.status) ? nlohmann::json(s.overhead) : nlohmann::json(nullptr);
     j["no_policy_time_ms"] = s.no_policy_time_ms;
     j["compute_ms"] = s.compute_ms;
     j["iteration_compute_ms"] = s.iteration_compute_ms;
@@ -134,10 +137,14 @@ std::string to_table(const Summary& s, const std::vector<std::pair<std::string, 
     }
     out += fmt::format("peak       {} B ({})   live peak {} B\n", s.peak_bytes, mib(s.peak_bytes), s.live_peak_bytes);
     if (s.caching)
-        out += fmt::format("caching    allocated peak {} B   reserved peak {} B   fragmentation {} B ({}) in {} segments at the "
-                           "reserved peak   {} segment allocations\n",
-                           s.caching->allocated_peak_bytes, s.caching->reserved_peak_bytes, s.caching->fragmentation_bytes,
-                           mib(s.caching->fragmentation_bytes), s.caching->segment_count, s.caching->segment_allocations);
+        // fragmentation_bytes is the cache's free bytes at one moment, not the difference
+        // of the two peaks (which come at different moments): both are said, by name.
+        out += fmt::format("caching    allocated peak {} B   reserved peak {} B (peaks differ by {} B)   cached free {} B ({}) "
+                           "in {} segments when the reserved peak was first reached   {} segment allocations\n",
+                           s.caching->allocated_peak_bytes, s.caching->reserved_peak_bytes,
+                           s.caching->reserved_peak_bytes - std::min(s.caching->reserved_peak_bytes, s.caching->allocated_peak_bytes),
+                           s.caching->fragmentation_bytes, mib(s.caching->fragmentation_bytes), s.caching->segment_count,
+                           s.caching->segment_allocations);
     // A run that stopped has no iteration time, so no overhead: its clock says when it stopped.
     if (s.status == "ok")
         out += fmt::format("time       {:.3f} ms   overhead {:.4f}x of {:.3f} ms with no memory policy\n", s.time_ms, s.overhead,

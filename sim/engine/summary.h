@@ -50,7 +50,7 @@ struct NodeFigures {
 
 struct Summary {
     std::string scenario;     // scenario name
-    std::string status = "ok";  // ok | oom | thrash | error
+    std::string status = "ok";  // one of run_statuses() (sim/engine/run_status.h)
     std::string message;      // why the status is not ok
     std::vector<std::string> warnings;  // inert or contradictory settings (sim/app/run/run_warnings.h)
     std::string workload;
@@ -64,10 +64,16 @@ struct Summary {
     std::uint64_t live_peak_bytes = 0;  // exact live bytes peak (os view), whatever the allocator
     // A caching allocator's own figures (torch_caching): allocated_peak_bytes,
     // reserved_peak_bytes, fragmentation_bytes, segment_count, segment_allocations.
+    // fragmentation_bytes is the cached free memory when the reserved peak was first
+    // reached, not reserved peak - allocated peak (the two peaks come at different moments).
     std::optional<CachingFigures> caching;
     double time_ms = 0.0;
+    // The simulated clock when the run stopped (oom, thrash, host_full): time_ms then is
+    // no iteration time. None when the run finished or a planner stopped it before it ran.
+    std::optional<double> stopped_at_ms;
     // time_ms / the time of the same workload and platform with no memory policy at all
-    // (no budget, no swap, no recompute): sim/app/run/measuring_runs.h.
+    // (no budget, no swap, no recompute): sim/app/run/measuring_runs.h. summary.json has
+    // null unless the run finished (sim/engine/run_status.h): a stop time is no iteration time.
     double overhead = 0.0;
     double no_policy_time_ms = 0.0;
     // Operator compute the run performed on the simulated device (scaled by

@@ -170,7 +170,7 @@ std::string summary_html(const Summary& s, const EventLog& log) {
     item("live peak", format_bytes_human(s.live_peak_bytes));
     if (s.caching) {  // torch_caching: peak is the reserved peak
         item("allocated peak", format_bytes_human(s.caching->allocated_peak_bytes));
-        item("fragmentation", format_bytes_human(s.caching->fragmentation_bytes));
+        item("cached free at the reserved peak", format_bytes_human(s.caching->fragmentation_bytes));
     }
     item("compute", fmt::format("{:.3f} ms", s.compute_ms));
     item("stall", fmt::format("{:.3f} ms", s.stall_ms));

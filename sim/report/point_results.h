@@ -15,7 +15,7 @@ namespace memsim {
 
 struct PointResult {
     SweepPoint point;
-    std::string status;    // ok | oom | thrash | error
+    std::string status;    // one of run_statuses() (sim/engine/run_status.h)
     std::string message;
     nlohmann::json summary;  // the summary.json object, or null when the run wrote none
 };

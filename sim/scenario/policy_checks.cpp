@@ -9,6 +9,7 @@
 #include "models/swap/mode/swap_mode.h"
 #include "models/swap/placement/placement_rule.h"
 #include "models/swap/selection/swap_selection.h"
+#include "models/workload/dtr_log_lines.h"  // shorten_for_message
 #include "models/workload/input_error.h"
 #include "sim/scenario/policy_families.h"
 #include "sim/scenario/scenario.h"
@@ -38,7 +39,7 @@ void validate_policy(const Scenario& s) {
     } catch (const std::invalid_argument& e) {
         const auto conf = policy.allocator_params.find("torch_alloc_conf");
         if (conf == policy.allocator_params.end()) fail("policy.allocator", e.what());
-        fail("policy.torch_alloc_conf", fmt::format("'{}': {}", std::get<std::string>(conf->second), e.what()));
+        fail("policy.torch_alloc_conf", fmt::format("'{}': {}", shorten_for_message(std::get<std::string>(conf->second)), e.what()));
     }
     if (s.output.torch_snapshot && policy.allocator != "torch_caching")
         fail("output.torch_snapshot", fmt::format("memory_snapshot.pickle shows torch_caching's segments and blocks; policy.allocator is "

@@ -110,7 +110,7 @@ TEST_CASE("hostile numbers: a summary.json read back is checked field by field, 
         {R"({"status": "ok", "message": "", "budget_bytes": "lots"})", "field budget_bytes is \"lots\", not null or a number"},
         {R"({"status": "ok", "message": "", "details": {"forward_ms": "x"}})", "field details is"},
         {R"({"status": "ok", "message": "", "warnings": [1]})", "field warnings is [1], not a list of strings"},
-        {R"({"status": "fine", "message": ""})", "status \"fine\" is none of ok, oom, thrash, error"},
+        {R"({"status": "fine", "message": ""})", "status \"fine\" is none of ok, oom, thrash, host_full, infeasible, unsolved, error"},
         {R"({"status": "ok", "message": "", "time_ms": 1, "time_ms": 2})", "key \"time_ms\" is written twice"},
         {R"({"status": "ok", "message": "", "time_ms": 1e400})", "not valid JSON"},
     };

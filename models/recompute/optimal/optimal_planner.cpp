@@ -128,7 +128,7 @@ std::string method_name(double code) {
 
 std::string status_text(double proven, double gap) {
     if (proven > 0.5) return "optimal";
-    return fmt::format("feasible, gap {:.2f}%", 100.0 * gap);
+    return fmt::format("best known plan (optimum not proven, gap {:.2f}%)", 100.0 * gap);
 }
 
 std::string status_text(const OptimalResult& r) {
@@ -188,6 +188,8 @@ OptimalResult solve_optimal(const Workload& w, std::uint64_t budget_bytes, const
         }
     }
     if (!solved && options.use_milp) {
+        // Infeasible only where a solver proves it: a time limit that came first is not a proof.
+        r.status = OptimalStatus::Unsolved;
         const std::size_t columns = estimated_columns(p);
         try {
             if (columns <= options.max_milp_columns) solve_with_milp(p, options, best, r);

@@ -58,7 +58,8 @@ struct OptimalResult {
 
 OptimalResult solve_optimal(const Workload& w, std::uint64_t budget_bytes, const OptimalOptions& options);
 
-// "optimal", "feasible, gap 3.21%", "infeasible", "unsolved": what a result is, in words.
+// "optimal", "best known plan (optimum not proven, gap 3.21%)", "infeasible", "unsolved":
+// what a result is, in words.
 std::string status_text(const OptimalResult& r);
 std::string status_text(double proven, double gap);
 

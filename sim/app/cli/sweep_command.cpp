@@ -19,7 +19,7 @@ namespace {
 
 void print_tally(const SweepTally& tally, const std::string& dir, bool quiet, const SweepPlan* plan = nullptr) {
     if (!quiet) std::cout << tally.table;
-    std::cout << fmt::format("{} points: {} ok, {} failed (oom, thrash or error; see results.csv)\n", tally.points, tally.ok,
+    std::cout << fmt::format("{} points: {} ok, {} failed (any status but ok; see results.csv)\n", tally.points, tally.ok,
                              tally.failed);
     if (quiet) return;
     for (const std::string& file : tally.files) std::cout << "wrote " << (std::filesystem::path(dir) / file).string() << "\n";

@@ -20,11 +20,54 @@ constexpr const char* kHybrid = "hybrid";
 // The swap selection a compare uses when the scenario names none: only what the budget needs.
 constexpr const char* kDefaultSelection = "budget";
 
-// The scenario's policy without its swap, recompute and hybrid choices.
-YAML::Node bare_policy(const Scenario& base) {
+// The scenario's policy less the choices a candidate varies (swap mode, selection and
+// prefetch; recompute heuristic and planner; hybrid) and their parameters: everything
+// else stays as the scenario has it (allocator, semantics, swap placement and path,
+// recompute.max_overhead). A choice the candidate makes as the scenario does keeps the
+// scenario's parameters too (the optimal planner's time_limit), so a candidate differs
+// from the scenario only in the family it stands for.
+struct Kept {
+    std::string select, prefetch, heuristic, planner;  // the scenario's row, when the candidate takes it
+};
+
+YAML::Node bare_policy(const Scenario& base, const Kept& kept = {}) {
     YAML::Node policy = base.resolved["policy"] ? YAML::Clone(base.resolved["policy"]) : YAML::Node(YAML::NodeType::Map);
-    for (const char* key : {"swap", "recompute", "hybrid"}) policy.remove(key);
+    if (!policy.IsMap()) return YAML::Node(YAML::NodeType::Map);
+    policy.remove("hybrid");
+    const PolicySpec& spec = base.policy;
+    // A family's key, and its parameters written beside it, unless the candidate keeps its row.
+    const auto drop = [](YAML::Node map, const char* key, const std::string& name, const std::string& keep, const ParamValues& params,
+                         std::initializer_list<const ParamValues*> others) {
+        if (!map || !map.IsMap()) return;
+        if (!name.empty() && name == keep) return;
+        map.remove(key);
+        for (const auto& [param, value] : params)
+            if (std::none_of(others.begin(), others.end(), [&p = param](const ParamValues* o) { return o && o->count(p) > 0; }))
+                map.remove(param);
+    };
+    YAML::Node swap = policy["swap"];
+    if (swap && swap.IsMap()) {
+        drop(swap, "mode", spec.swap.mode, "", spec.swap.mode_params, {&spec.swap.placement_params, &spec.swap.path_params});
+        drop(swap, "select", spec.swap.select, kept.select, spec.swap.select_params,
+             {&spec.swap.placement_params, &spec.swap.path_params});
+        drop(swap, "prefetch", spec.swap.prefetch, kept.prefetch, spec.swap.prefetch_params,
+             {&spec.swap.placement_params, &spec.swap.path_params});
+        if (swap.size() == 0) policy.remove("swap");
+    }
+    YAML::Node recompute = policy["recompute"];
+    if (recompute && recompute.IsMap()) {
+        drop(recompute, "heuristic", spec.recompute.heuristic, kept.heuristic, spec.recompute.heuristic_params,
+             {kept.planner.empty() ? nullptr : &spec.recompute.planner_params});
+        drop(recompute, "planner", spec.recompute.planner, kept.planner, spec.recompute.planner_params,
+             {kept.heuristic.empty() ? nullptr : &spec.recompute.heuristic_params});
+        if (recompute.size() == 0) policy.remove("recompute");
+    }
     return policy;
+}
+
+// A choice the scenario made as the candidate does stays as written, with its parameters.
+void set_if_absent(YAML::Node map, const char* key, const std::string& value) {
+    if (!map[key]) map[key] = value;
 }
 
 std::string selection_of(const Scenario& base) {
@@ -83,12 +126,14 @@ std::vector<PolicyCandidate> policy_candidates(const Scenario& base, const std::
     for (const SwapModeRow& mode : swap_modes()) {
         if (!mode.flags.moves_tensors || !chosen(std::string(mode.name))) continue;
         const auto add = [&](const std::string& prefetch) {
-            YAML::Node policy = bare_policy(base);
+            const Kept kept{base.policy.swap.select == selection_of(base) ? selection_of(base) : "",
+                            base.policy.swap.prefetch == prefetch ? prefetch : ""};
+            YAML::Node policy = bare_policy(base, kept);
             policy["swap"]["mode"] = std::string(mode.name);
-            policy["swap"]["select"] = selection_of(base);
+            set_if_absent(policy["swap"], "select", selection_of(base));
             std::string label = fmt::format("swap {} ({})", mode.name, selection_of(base));
             if (!prefetch.empty()) {
-                policy["swap"]["prefetch"] = prefetch;
+                set_if_absent(policy["swap"], "prefetch", prefetch);
                 label = fmt::format("swap {} ({}, prefetch {})", mode.name, selection_of(base), prefetch);
             }
             out.push_back({std::string(mode.name), label, policy});
@@ -104,21 +149,21 @@ std::vector<PolicyCandidate> policy_candidates(const Scenario& base, const std::
     }
     for (const std::string& name : eviction_heuristic_names()) {
         if (!chosen(name)) continue;
-        YAML::Node policy = bare_policy(base);
-        policy["recompute"]["heuristic"] = name;
+        YAML::Node policy = bare_policy(base, {"", "", base.policy.recompute.heuristic == name ? name : "", ""});
+        set_if_absent(policy["recompute"], "heuristic", name);
         out.push_back({name, "recompute " + name, policy});
     }
     for (const std::string& name : recompute_planner_names()) {
         if (!chosen(name)) continue;
-        YAML::Node policy = bare_policy(base);
-        policy["recompute"]["planner"] = name;
+        YAML::Node policy = bare_policy(base, {"", "", "", base.policy.recompute.planner == name ? name : ""});
+        set_if_absent(policy["recompute"], "planner", name);
         out.push_back({name, "recompute planner " + name, policy});
     }
     if (chosen(kHybrid)) {
-        YAML::Node policy = bare_policy(base);
+        YAML::Node policy = bare_policy(base, {"", "", base.policy.recompute.heuristic == heuristic_of(base) ? heuristic_of(base) : "", ""});
         policy["hybrid"] = true;
         policy["swap"]["mode"] = "async";
-        policy["recompute"]["heuristic"] = heuristic_of(base);
+        set_if_absent(policy["recompute"], "heuristic", heuristic_of(base));
         out.push_back({kHybrid, fmt::format("hybrid (async swap or {} drop)", heuristic_of(base)), policy});
     }
     return out;

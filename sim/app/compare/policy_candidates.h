@@ -3,7 +3,9 @@
 // that runs without a parameter given when the mode issues reads by prefetch rule (the
 // best one is kept); each
 // recompute eviction heuristic; each recompute planner; hybrid (swap or drop per eviction).
-// Each keeps the scenario's other policy settings (allocator, semantics, swap selection).
+// Each varies only its own family and keeps the rest of the scenario's policy (allocator,
+// semantics, swap selection, placement and path, max_overhead, the parameters of a choice
+// it makes as the scenario does: the optimal planner's time_limit).
 #pragma once
 
 #include <string>

@@ -9,6 +9,7 @@
 
 #include "models/policy_table.h"
 #include "models/workload/input_error.h"
+#include "sim/engine/run_status.h"
 #include "sim/engine/summary.h"
 #include "sim/report/charts/value_axis.h"
 
@@ -193,7 +194,7 @@ bool evaluate(const ConditionNode& node, const nlohmann::json& summary, const st
                                [&](const auto& operand) { return evaluate(*operand, summary, option); });
         case ConditionNode::Kind::Compare: break;
     }
-    const bool finished = summary.is_object() && summary.value("status", std::string()) == "ok";
+    const bool finished = summary.is_object() && status_finished(summary.value("status", std::string()));
     const bool about_outcome = node.field == "status" || node.field == "message";
     if (!finished && !about_outcome) return false;
     const nlohmann::json* field = find_field(summary, node.field);

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/engine/run_status.h"
 #include "sim/report/text_format.h"
 
 namespace memsim {
@@ -55,13 +56,13 @@ std::string find_report(const FindRequest& request, const FindOutcome& outcome, 
         std::vector<std::string> row{p.value, p.holds ? "yes" : "no", p.status};
         // A run that stopped has no iteration time: its clock says when it stopped (as in
         // the sweep table and the run's own output).
-        const bool finished = p.status == "ok";
+        const bool finished = status_finished(p.status);
         stopped = stopped || !finished;
         for (const std::string& c : columns) row.push_back(!finished && is_time(c) ? "-" : cell(p.summary, c));
         rows.push_back(row);
     }
     out += aligned_table(rows);
-    if (stopped) out += "a point that stopped (oom, thrash, error) has no time; its message is in results.csv\n";
+    if (stopped) out += "a point that did not finish (every status but ok) has no time; its message is in results.csv\n";
 
     const std::size_t grid_points = static_cast<std::size_t>(std::count_if(
         s.points.begin(), s.points.end(), [](const SearchPoint& p) { return p.round == 0; }));

@@ -7,6 +7,7 @@
 #include "models/alloc/replay.h"
 #include "models/alloc/torch_caching_allocator.h"
 #include "models/allocators.h"
+#include "models/workload/dtr_log_lines.h"  // shorten_for_message
 #include "models/workload/input_error.h"
 
 namespace memsim {
@@ -29,7 +30,7 @@ nlohmann::json snapshot_info(const SnapshotWorkload& s, const std::string& alloc
         parse_torch_alloc_conf(conf);
     } catch (const std::invalid_argument& e) {
         throw InputError(fmt::format("{} '{}': {}", alloc_conf.empty() ? "the snapshot's PYTORCH_CUDA_ALLOC_CONF" : "--torch-alloc-conf",
-                                     conf, e.what()));
+                                     shorten_for_message(conf), e.what()));
     }
     const Workload& w = s.workload;
     nlohmann::json j;

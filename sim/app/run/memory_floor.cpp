@@ -67,7 +67,8 @@ MemoryFloor memory_floor(const Workload& w) {
     return floor;
 }
 
-std::optional<std::string> memory_floor_note(const Workload& w, std::uint64_t peak, std::optional<std::uint64_t> budget) {
+std::optional<std::string> memory_floor_note(const Workload& w, std::uint64_t peak, std::optional<std::uint64_t> budget,
+                                             const std::string& allocator) {
     const MemoryFloor f = memory_floor(w);
     if (f.pinned_bytes == 0 || peak == 0 || f.op < 0) return std::nullopt;
     const auto share = [&](std::uint64_t bytes) { return 100.0 * static_cast<double>(bytes) / static_cast<double>(peak); };
@@ -77,6 +78,10 @@ std::optional<std::string> memory_floor_note(const Workload& w, std::uint64_t pe
         share(f.pinned_bytes), format_bytes_human(f.pinned_bytes), format_bytes_human(peak), f.op, w.ops[f.op].name,
         format_bytes_human(f.floor_bytes), share(f.floor_bytes));
     if (budget && *budget < f.floor_bytes) note += fmt::format(": the budget {} is below it", format_bytes_human(*budget));
+    else if (budget && allocator != "os")  // the floor counts live bytes; this allocator's footprint is more
+        note += fmt::format("; the budget {} is above it in live bytes, the only bytes the floor counts: allocator '{}' "
+                            "also holds rounding and cache, so this does not say that another policy fits",
+                            format_bytes_human(*budget), allocator);
     else if (budget) note += fmt::format("; the budget {} is above it, so another policy may fit", format_bytes_human(*budget));
     return note;
 }

@@ -25,7 +25,8 @@ MemoryFloor memory_floor(const Workload& w);
 // "constants (...) are 36% of the no-policy peak (...); no policy can go below ...":
 // for a run that ran out of memory under `budget_bytes`, against the live-bytes peak
 // with no policy; nothing when the workload has no such tensors.
+// `allocator`: the run's (policy.allocator); the floor counts live bytes, as `os` does.
 std::optional<std::string> memory_floor_note(const Workload& w, std::uint64_t no_policy_peak_bytes,
-                                             std::optional<std::uint64_t> budget_bytes);
+                                             std::optional<std::uint64_t> budget_bytes, const std::string& allocator = "os");
 
 }  // namespace memsim

@@ -93,6 +93,12 @@ std::vector<std::string> scenario_warnings(const Scenario& s) {
                                        p.swap.prefetch, p.swap.mode));
     if (!mode.moves_tensors && disk_written_by_user(s))
         warnings.push_back(fmt::format("platform.disk has no effect: swap mode '{}' never uses the disk", p.swap.mode));
+    // Every planner counts live bytes (docs/optimal.md): under another allocator its plan
+    // may not fit, and a stop then says nothing about what the allocator could have fitted.
+    if (!p.recompute.planner.empty() && p.allocator != "os")
+        warnings.push_back(fmt::format("policy.recompute.planner '{}' plans in live bytes (as allocator os): it ignores "
+                                       "allocator '{}' (its rounding and cache), so its plan may not fit the budget under it",
+                                       p.recompute.planner, p.allocator));
     warnings.insert(warnings.end(), p.ignored_params.begin(), p.ignored_params.end());
     return warnings;
 }
@@ -109,13 +115,17 @@ std::uint64_t no_policy_live_peak(const Workload& w) {
 std::vector<std::string> run_warnings(const Scenario& s, const Workload& w, const Summary& sm) {
     std::vector<std::string> warnings = scenario_warnings(s);
     if (sm.status == "oom")  // what no policy can go below (sim/app/run/memory_floor.h)
-        if (auto note = memory_floor_note(w, no_policy_live_peak(w), sm.budget_bytes)) warnings.push_back(std::move(*note));
+        if (auto note = memory_floor_note(w, no_policy_live_peak(w), sm.budget_bytes, s.policy.allocator))
+            warnings.push_back(std::move(*note));
     const SwapModeRow* mode_row = find_row(swap_modes(), s.policy.swap.mode);
     if (!mode_row || sm.status != "ok") return warnings;  // a stopped run's counters are partial
     SwapWarningInputs in;
     in.swaps = mode_row->flags.moves_tensors;
     in.async = mode_row->flags.uses_prefetch_rule;
     in.disk = s.platform.disk;
+    // Placement names from models/swap/placement/placement_rules.cpp.
+    if (s.policy.swap.placement == "host") in.written = "they reached host RAM";
+    else if (s.policy.swap.placement != "disk") in.written = "they reached host RAM or the disk";
     if (in.swaps) in.no_swap_live_peak_bytes = no_policy_live_peak(w);
     in.live_peak_bytes = sm.live_peak_bytes;
     in.swapped_tensors = sm.swap_selected_tensors;

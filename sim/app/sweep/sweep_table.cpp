@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/engine/run_status.h"
 #include "sim/report/text_format.h"
 #include "sim/report/charts/value_labels.h"
 
@@ -42,7 +43,7 @@ std::string sweep_table(const SweepPlan& plan, const std::vector<PointResult>& r
             const auto at = position[i].find(value);
             row.push_back(at == position[i].end() ? value : labels[i][at->second]);
         }
-        const bool ok = r.status == "ok";
+        const bool ok = status_finished(r.status);
         stopped = stopped || !ok;
         // A run that stopped has no iteration time: its clock says when it stopped.
         row.insert(row.end(), {r.status, ok ? number_cell(r, "time_ms", "{:.3f}") : "-",
@@ -53,7 +54,7 @@ std::string sweep_table(const SweepPlan& plan, const std::vector<PointResult>& r
     std::string out = aligned_table(rows);
     out += "time_ms: simulated iteration time; overhead: against the same workload and platform with no memory policy; "
            "peak: the allocator's peak\n";
-    if (stopped) out += "a point that stopped (oom, thrash, error) has no time; its message is in results.csv\n";
+    if (stopped) out += "a point that did not finish (every status but ok) has no time; its message is in results.csv\n";
     return out;
 }
 

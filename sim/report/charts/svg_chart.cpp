@@ -166,7 +166,7 @@ std::string render_svg(const Chart& c) {
     if (c.reference_y) entries.push_back({wrap_text(c.reference_label, kLegendChars), "reference"});
     if (!c.identity_label.empty()) entries.push_back({wrap_text(c.identity_label, kLegendChars), "identity"});
     if (c.front.size() > 1) entries.push_back({{"Pareto front"}, "front"});
-    if (!c.failures.empty()) entries.push_back({wrap_text("no result (oom, thrash, error)", kLegendChars), "failed"});
+    if (!c.failures.empty()) entries.push_back({wrap_text("no result (any status but ok)", kLegendChars), "failed"});
     double legend_h = 0;
     for (const Entry& e : entries) legend_h += kLineH * static_cast<double>(e.lines.size()) + 6;
 
