@@ -89,7 +89,8 @@ void check_element(const std::string& file, const std::string& tag, const pt::pt
         if (!has(a.children, child))
             fail(file, fmt::format("{}' in '{}", shown(child), elem),
                  fmt::format("not supported: memsim does not model it (a <{}> may hold: {}; docs/tiers.md)", tag, joined(a.children)));
-        check_element(file, child, sub, "' in '" + label(tag, node));
+        // One level of context: the parent, and its own parent's name (the zone is the platform's only child).
+        check_element(file, child, sub, tag == "platform" ? "" : "' in '" + label(tag, node));
     }
 }
 

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <sys/stat.h>
+
 #include "file_support.h"
 #include "platform_xml_support.h"
 
@@ -52,10 +54,43 @@ TEST_CASE("platform file cli: a malformed file, a missing GPU, a missing disk, a
     CHECK(no_route.code == 1);
     CHECK_THAT(no_route.err, Catch::Contains("node.xml: element 'route src=\"gpu1\" dst=\"host\"': missing: no route from gpu1 to host"));
 
-    // What only SimGrid's own parser checks (its DTD: an attribute it does not know) is
-    // its ParseError, turned into an error naming the file, exit 1.
+    // An attribute memsim does not model (SimGrid's DTD would not know this one either)
+    // is refused by memsim's allow-list, before SimGrid sees the file.
     const Outcome unknown = run_with("unknown_attribute", replaced(kTwoGpusOneUplinkXml, R"(<host id="gpu1" speed="1kf"/>)",
                                                                    R"(<host id="gpu1" speed="1kf" colour="red"/>)"));
     CHECK(unknown.code == 1);
-    CHECK_THAT(unknown.err, Catch::Contains("node.xml: SimGrid cannot load it: ") && Catch::Contains("Bad attribute `colour'"));
+    CHECK_THAT(unknown.err, Catch::Contains("node.xml: element 'host id=\"gpu1\"' in 'zone id=\"node\"': attribute "
+                                            "colour=\"red\" is not supported"));
+}
+
+TEST_CASE("hostile platform: a host's state file naming a FIFO is refused by name, never opened: exit 1") {
+    // Passed on, SimGrid would open it relative to the platform file and wait for a writer
+    // forever (or, with content, turn the host off at t = 0 and abort).
+    const fs::path dir = memsim::test::fresh_dir("platform_file_cli_fifo");
+    REQUIRE(mkfifo((dir / "off").c_str(), 0600) == 0);
+    std::ofstream(dir / "node.xml") << replaced(kTwoGpusOneUplinkXml, R"(<host id="gpu1" speed="1kf"/>)",
+                                                R"(<host id="gpu1" speed="1kf" state_file="off"/>)");
+    std::ofstream(dir / "s.yaml") << "workload: {synthetic: mlp}\nplatform: {file: node.xml}\n";
+    const Outcome off = memsim::test::run_memsim("run " + (dir / "s.yaml").string() + " --quiet --out " + (dir / "out").string());
+    CHECK(off.code == 1);
+    CHECK_THAT(off.err, Catch::Contains("node.xml: element 'host id=\"gpu1\"' in 'zone id=\"node\"': attribute state_file=\"off\" "
+                                        "is not supported: memsim does not model it (a <host> may have: id, speed)"));
+}
+
+TEST_CASE("hostile platform: a sweep whose file list holds a file nested 100000 deep runs its other point; that point errors") {
+    const fs::path dir = memsim::test::fresh_dir("platform_file_cli_deep_sweep");
+    std::ofstream(dir / "node.xml") << kTwoGpusOneUplinkXml;
+    std::string deep;
+    for (int i = 0; i < 100000; ++i) deep += "<a>";
+    std::ofstream(dir / "deep.xml") << replaced(kTwoGpusOneUplinkXml, "</zone>", deep + "</zone>");
+    std::ofstream(dir / "s.yaml") << "workload: {synthetic: mlp}\nplatform: {file: node.xml}\n"
+                                     "policy: {swap: {mode: async, placement: host}}\n"
+                                     "sweep: {platform.file: [node.xml, deep.xml]}\n";
+    const Outcome sweep = memsim::test::run_memsim("sweep " + (dir / "s.yaml").string() + " --jobs 1 --out " + (dir / "out").string());
+    INFO(sweep.err);
+    CHECK_THAT(sweep.out, Catch::Contains("2 points: 1 ok, 1 failed"));
+    const std::string csv = memsim::test::read_file(dir / "out" / "results.csv");
+    CHECK_THAT(csv, Catch::Contains("\n0001,node.xml,ok,"));
+    CHECK_THAT(csv, Catch::Contains("\n0002,deep.xml,error,") &&
+                        Catch::Contains("deep.xml: line 15: element 'a' is nested more than 32 elements deep"));
 }
