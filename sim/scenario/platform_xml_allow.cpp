@@ -53,6 +53,12 @@ bool has(const std::vector<const char*>& names, const std::string& name) {
     return std::any_of(names.begin(), names.end(), [&](const char* n) { return name == n; });
 }
 
+const pt::ptree& attributes(const pt::ptree& node) {
+    static const pt::ptree none;
+    const auto a = node.get_child_optional("<xmlattr>");
+    return a ? *a : none;
+}
+
 // How an element is named in messages: its tag and its id (or a route's ends).
 std::string label(const std::string& tag, const pt::ptree& node) {
     const auto attr = [&](const char* name) { return node.get_optional<std::string>(std::string("<xmlattr>.") + name); };
@@ -68,7 +74,7 @@ void check_element(const std::string& file, const std::string& tag, const pt::pt
     if (node.data().find_first_not_of(" \t\r\n") != std::string::npos)
         fail(file, elem, fmt::format("holds the text '{}': a platform element holds elements only", shown(node.data())));
     std::set<std::string> seen;
-    for (const auto& [name, value] : node.get_child("<xmlattr>", pt::ptree())) {
+    for (const auto& [name, value] : attributes(node)) {
         if (!has(a.attributes, name))
             fail(file, elem, fmt::format("attribute {}=\"{}\" is not supported: memsim does not model it (a <{}> may have: {})",
                                          shown(name), shown(value.data()), tag, joined(a.attributes)));
@@ -96,7 +102,7 @@ void check_element(const std::string& file, const std::string& tag, const pt::pt
 
 std::string escaped_attributes(const pt::ptree& node) {
     std::string out;
-    for (const auto& [name, value] : node.get_child("<xmlattr>", pt::ptree())) out += fmt::format(" {}=\"{}\"", name, value.data());
+    for (const auto& [name, value] : attributes(node)) out += fmt::format(" {}=\"{}\"", name, value.data());
     return out;
 }
 
