@@ -83,7 +83,7 @@ private:
 };
 
 struct HostXml {
-    std::optional<double> speed;  // flop/s; unset when given per pstate
+    std::optional<double> speed;  // flop/s
     std::map<std::string, DiskSpec> disks;
 };
 
@@ -107,6 +107,8 @@ void read_link(const Reader& r, const pt::ptree& node, XmlZone& zone) {
     const std::string id = r.required(node, "link", "id");
     const std::string elem = element("link", id);
     if (zone.links.count(id)) r.fail(elem, "defined twice");
+    // SimGrid names a split-duplex link's ways ID_UP and ID_DOWN, and aborts (xbt_assert)
+    // on a second link of a name; "__loopback__" is its own.
     const std::string policy = Reader::attr(node, "sharing_policy").value_or("SHARED");
     if (policy != "SHARED" && policy != "SPLITDUPLEX" && policy != "FULLDUPLEX" && policy != "FATPIPE")
         r.fail(elem, fmt::format("sharing_policy=\"{}\" is not supported (SHARED, SPLITDUPLEX, FULLDUPLEX or FATPIPE)", shown(policy)));
@@ -115,6 +117,12 @@ void read_link(const Reader& r, const pt::ptree& node, XmlZone& zone) {
     // SimGrid 3.32 reads a missing latency as an empty number (a ParseError).
     link.latency_s = r.latency_s(elem, "latency", r.required(node, elem, "latency"));
     link.split_duplex = policy == "SPLITDUPLEX" || policy == "FULLDUPLEX";  // SimGrid reads FULLDUPLEX as SPLITDUPLEX
+    const std::vector<std::string> names = link.split_duplex ? std::vector<std::string>{id + "_UP", id + "_DOWN"}
+                                                             : std::vector<std::string>{id};
+    for (const std::string& name : names)
+        if (name == "__loopback__" || !zone.simgrid_links.insert(name).second)
+            r.fail(elem, fmt::format("SimGrid would name a link '{}' twice (a split-duplex link X is the links X_UP and "
+                                     "X_DOWN; __loopback__ is SimGrid's): rename one", shown(name)));
     zone.links[id] = link;
 }
 
@@ -147,11 +155,13 @@ void read_route(const Reader& r, const pt::ptree& node, XmlZone& zone) {
     if (route.hops.empty()) r.fail(elem, "has no <link_ctn>: memsim needs the links a transfer crosses");
     // SimGrid aborts on a pair routed twice (xbt_assert), e.g. both ways with the first
     // one symmetrical.
-    for (const XmlRoute& other : zone.routes)
-        if ((other.src == route.src && other.dst == route.dst) ||
-            (other.src == route.dst && other.dst == route.src && (other.symmetrical || route.symmetrical)))
-            r.fail(elem, fmt::format("routes {} to {} again (an earlier route, or a symmetrical one the other way, already "
-                                     "does: give the ways separately with symmetrical=\"NO\")", route.src, route.dst));
+    // (A map of the pairs: a file of 10^5 routes must not compare each with every other.)
+    const auto back = zone.route_pairs.find({route.dst, route.src});
+    if (zone.route_pairs.count({route.src, route.dst}) ||
+        (back != zone.route_pairs.end() && (back->second || route.symmetrical)))
+        r.fail(elem, fmt::format("routes {} to {} again (an earlier route, or a symmetrical one the other way, already "
+                                 "does: give the ways separately with symmetrical=\"NO\")", shown(route.src), shown(route.dst)));
+    zone.route_pairs[{route.src, route.dst}] = route.symmetrical;
     zone.routes.push_back(route);
 }
 
@@ -168,6 +178,7 @@ void read_zone(const Reader& r, const pt::ptree& node, XmlZone& zone, std::map<s
         if (tag == "host" || tag == "router") {
             const std::string id = r.required(child, tag, "id");
             if (zone.netpoints.count(id)) r.fail(element(tag, id), "a host or router of that name is defined twice");
+            if (id == zone.id) r.fail(element(tag, id), "has the zone's name: SimGrid names hosts, routers and zones alike");
             zone.netpoints.insert(id);
             if (tag == "router") continue;
             HostXml& host = hosts[id];
@@ -213,9 +224,10 @@ int numbered(const Reader& r, const std::vector<std::string>& names, const std::
         std::smatch m;
         if (std::regex_match(n, m, pattern)) count = std::max(count, std::stoi(m[1].str()) + 1);
     }
+    const std::set<std::string> present(names.begin(), names.end());
     for (int i = 0; i < count; ++i) {
         const std::string want = stem + std::to_string(i);
-        if (std::find(names.begin(), names.end(), want) == names.end())
+        if (!present.count(want))
             r.fail(element(tag, want) + where, fmt::format("missing: the file has {}{}, so {}0 .. {}{} must all be there",
                                                            stem, count - 1, stem, stem, count - 1));
     }

@@ -103,6 +103,14 @@ TEST_CASE("hostile platform: values SimGrid would abort on are refused (power st
     // SimGrid 3.32's Floyd zone asserts on a symmetrical route from a point to itself.
     CHECK(error_reading("loop", replaced(kTwoGpusOneUplinkXml, "</zone>", R"(<route src="gpu0" dst="gpu0"><link_ctn id="pcie0" direction="UP"/></route></zone>)")) ==
           "element 'route src=\"gpu0\" dst=\"gpu0\"': routes a host or router to itself: memsim's routes join a GPU and the host");
+    // SimGrid aborts (xbt_assert) on a second link of a name: a split-duplex link X is X_UP and X_DOWN.
+    CHECK(error_reading("link_names", replaced(kTwoGpusOneUplinkXml, R"(<link id="pcie1" )", R"(<link id="pcie0_UP" bandwidth="1MBps" latency="0s"/><link id="pcie1" )")) ==
+          "element 'link id=\"pcie0_UP\"': SimGrid would name a link 'pcie0_UP' twice (a split-duplex link X is the links X_UP "
+          "and X_DOWN; __loopback__ is SimGrid's): rename one");
+    CHECK_THAT(error_reading("loopback", replaced(kTwoGpusOneUplinkXml, R"(<link id="pcie1" )", R"(<link id="__loopback__" bandwidth="1MBps" latency="0s"/><link id="pcie1" )")),
+               Catch::Contains("SimGrid would name a link '__loopback__' twice"));
+    CHECK(error_reading("zone_name", replaced(kTwoGpusOneUplinkXml, kGpu1, kGpu1 + R"(<router id="node"/>)")) ==
+          "element 'router id=\"node\"': has the zone's name: SimGrid names hosts, routers and zones alike");
     CHECK(error_reading("prop_twice", replaced(kTwoGpusOneUplinkXml, R"(write_bw="100kBps"/>)",
                                                R"(write_bw="100kBps"><prop id="read_latency" value="1ms"/><prop id="read_latency" value="2ms"/></disk>)")) ==
           "element 'disk id=\"disk0\"' in 'host id=\"host\"': <prop id=\"read_latency\"> is given twice");
