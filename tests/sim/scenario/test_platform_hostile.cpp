@@ -4,7 +4,7 @@
 // message, and SimGrid is given memsim's copy of the checked tree, never the path.
 #include <catch2/catch.hpp>
 
-#include <sys/stat.h>
+#include <fmt/format.h>
 
 #include "sim/scenario/platform_xml.h"
 #include "sim/scenario/platform_xml_text.h"
