@@ -93,7 +93,7 @@ TEST_CASE("hostile platform: elements memsim does not model are refused by name"
           "element 'platform': given more than once: a file holds one <platform>");
 }
 
-TEST_CASE("hostile platform: values SimGrid would abort on are refused (power states, directions, a route to itself)") {
+TEST_CASE("hostile platform: values SimGrid would abort on are refused: power states, directions, routes to self, link names") {
     CHECK(error_reading("pstates", replaced(kTwoGpusOneUplinkXml, R"(<host id="host" speed="1kf">)", R"(<host id="host" speed="1kf,2kf">)")) ==
           "element 'host id=\"host\"': speed=\"1kf,2kf\" lists power states, which memsim does not model: give one speed");
     CHECK(error_reading("zero_speed", replaced(kTwoGpusOneUplinkXml, R"(<host id="host" speed="1kf">)", R"(<host id="host" speed="0f">)")) ==
@@ -165,7 +165,7 @@ TEST_CASE("hostile platform: elements nested past the limit are refused before t
     CHECK(error_reading("nul", replaced(kTwoGpusOneUplinkXml, kGpu1, std::string("<!--\0-->", 8))) == "line 9: a NUL byte: a platform file is text");
 }
 
-TEST_CASE("hostile platform: a name that is not printable UTF-8 is refused at parse time, shown with \\x escapes") {
+TEST_CASE("hostile platform: a name that is not printable UTF-8 is refused at parse time and shown escaped") {
     CHECK(error_reading("utf8", replaced(kTwoGpusOneUplinkXml, R"(<link id="pcie1" )", "<link id=\"pcie\xff" "1\" ")) ==
           "element 'link id=\"pcie\\xff1\"' in 'zone id=\"node\"': id=\"pcie\\xff1\" is not valid UTF-8 text");
     CHECK(error_reading("control", replaced(kTwoGpusOneUplinkXml, R"(<link id="pcie1" )", "<link id=\"pcie\x01" "1\" ")) ==
