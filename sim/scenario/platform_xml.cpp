@@ -174,7 +174,14 @@ void read_zone(const Reader& r, const pt::ptree& node, XmlZone& zone, std::map<s
     // Dijkstra zone aborts in route_to even on declared routes.
     if (zone.routing != "Full" && zone.routing != "Floyd")
         r.fail(elem, fmt::format("routing=\"{}\" is not supported (supported: {})", shown(zone.routing), kSupportedRoutings));
+    bool routed = false;
     for (const auto& [tag, child] : node) {
+        // SimGrid 3.32's DTD: a zone's hosts, routers and links, then its routes (its
+        // parser stops at a host after a route).
+        if (tag == "route") routed = true;
+        else if (routed)
+            r.fail(element(tag, Reader::attr(child, "id").value_or("")), "comes after a <route>: SimGrid 3.32 reads a "
+                   "zone's hosts, routers and links first, then its routes");
         if (tag == "host" || tag == "router") {
             const std::string id = r.required(child, tag, "id");
             if (zone.netpoints.count(id)) r.fail(element(tag, id), "a host or router of that name is defined twice");
@@ -308,13 +315,12 @@ PlatformXml read_platform_xml(const std::string& file) {
     if (disks == 0) r.fail(element("host", "host"), "has no <disk id=\"disk0\">: GPU i swaps to disk i mod the disks' count");
     for (int d = 0; d < disks; ++d) out.disks.push_back(host->second.disks.at(fmt::format("disk{}", d)));
 
-    // After the names, so that a missing GPU or host is reported as such.
+    // After the names, so that a missing GPU or host is reported as such. (Every host and
+    // router precedes every route: read_zone refuses one after a route.)
     for (const XmlRoute& route : zone.routes)
         for (const std::string& end : route.undeclared_ends)
             r.fail(fmt::format("route src=\"{}\" dst=\"{}\"", shown(route.src), shown(route.dst)),
-                   zone.netpoints.count(end) ? fmt::format("'{}' is declared after this route: SimGrid needs the hosts and "
-                                                           "routers before the routes that name them", shown(end))
-                                             : fmt::format("'{}' is no host or router of zone '{}'", shown(end), shown(zone.id)));
+                   fmt::format("'{}' is no host or router of zone '{}'", shown(end), shown(zone.id)));
     for (int g = 0; g < out.gpus; ++g) {
         const std::string gpu = fmt::format("gpu{}", g);
         const auto missing = [&](const std::string& from, const std::string& to) {

@@ -109,6 +109,10 @@ TEST_CASE("hostile platform: values SimGrid would abort on are refused: power st
           "and X_DOWN; __loopback__ is SimGrid's): rename one");
     CHECK_THAT(error_reading("loopback", replaced(kTwoGpusOneUplinkXml, R"(<link id="pcie1" )", R"(<link id="__loopback__" bandwidth="1MBps" latency="0s"/><link id="pcie1" )")),
                Catch::Contains("SimGrid would name a link '__loopback__' twice"));
+    // SimGrid's DTD: hosts, routers and links, then routes (its parser stops otherwise).
+    CHECK(error_reading("router_after_route", replaced(kTwoGpusOneUplinkXml, "</zone>", R"(<router id="r"/></zone>)")) ==
+          "element 'router id=\"r\"': comes after a <route>: SimGrid 3.32 reads a zone's hosts, routers and links first, "
+          "then its routes");
     CHECK(error_reading("zone_name", replaced(kTwoGpusOneUplinkXml, kGpu1, kGpu1 + R"(<router id="node"/>)")) ==
           "element 'router id=\"node\"': has the zone's name: SimGrid names hosts, routers and zones alike");
     CHECK(error_reading("prop_twice", replaced(kTwoGpusOneUplinkXml, R"(write_bw="100kBps"/>)",
