@@ -185,6 +185,10 @@ void read_zone(const Reader& r, const pt::ptree& node, XmlZone& zone, std::map<s
         if (tag == "host" || tag == "router") {
             const std::string id = r.required(child, tag, "id");
             if (zone.netpoints.count(id)) r.fail(element(tag, id), "a host or router of that name is defined twice");
+            if (zone.netpoints.size() >= static_cast<std::size_t>(platform_xml::kMaxNetpoints))
+                r.fail(element(tag, id), fmt::format("more than {} hosts and routers in the zone (memsim's limit, "
+                                                     "docs/limits.md: SimGrid's zone keeps a route table of N x N)",
+                                                     platform_xml::kMaxNetpoints));
             if (id == zone.id) r.fail(element(tag, id), "has the zone's name: SimGrid names hosts, routers and zones alike");
             zone.netpoints.insert(id);
             if (tag == "router") continue;

@@ -92,7 +92,7 @@ const char* value_problem(std::string_view value) {
 void check_text(const std::string& file, const std::string& text) {
     if (const std::size_t nul = text.find('\0'); nul != std::string::npos)
         throw InputError(fmt::format("{}: line {}: a NUL byte: a platform file is text", file, line_of(text, nul)));
-    int depth = 0;
+    int depth = 0, elements = 0;
     std::size_t i = 0;
     while ((i = text.find('<', i)) != std::string::npos) {
         if (const std::size_t next = past_markup(text, i); next != i) {
@@ -114,6 +114,10 @@ void check_text(const std::string& file, const std::string& text) {
             else if (c == '>') break;
         }
         if (j >= text.size()) return;  // unterminated: the parse reports it
+        if (++elements > kMaxXmlElements)
+            throw InputError(fmt::format("{}: line {}: more than {} elements (memsim's limit for a platform file, "
+                                         "docs/limits.md; a node of 64 GPUs is a few hundred)",
+                                         file, line_of(text, i), kMaxXmlElements));
         if (text[j - 1] != '/' && ++depth > kMaxXmlDepth) {
             const std::size_t name_end = text.find_first_of(" \t\r\n/>", i + 1);
             throw InputError(fmt::format("{}: line {}: element '{}' is nested more than {} elements deep (memsim's limit "

@@ -166,6 +166,17 @@ TEST_CASE("hostile platform: elements nested past the limit are refused before t
                Catch::Contains("holds the text '<a><a>"));
     CHECK_THAT(error_reading("quoted", replaced(kTwoGpusOneUplinkXml, kGpu1, "<host id=\"gpu1\" speed=\"1kf\" x='" + nested(1000) + "'/>")),
                Catch::Contains("attribute x=\"<a><a>"));
+    // Elements in all, counted by the same scan; hosts and routers in the zone (3 hosts + 253 routers: 256).
+    std::string many;
+    for (int i = 0; i < 10000; ++i) many += "<link_ctn id=\"pcie1\" direction=\"UP\"/>";
+    CHECK(error_reading("elements", replaced(kTwoGpusOneUplinkXml, R"(<link_ctn id="pcie1" direction="UP"/>)", many)) ==
+          "line 14: more than 10000 elements (memsim's limit for a platform file, docs/limits.md; a node of 64 GPUs is a few hundred)");
+    std::string routers;
+    for (int i = 0; i < 253; ++i) routers += fmt::format("<router id=\"r{}\"/>", i);
+    CHECK_NOTHROW(read_platform_xml(test::write_platform_xml("routers", replaced(kTwoGpusOneUplinkXml, kGpu1, kGpu1 + routers)).string()));
+    CHECK(error_reading("netpoints", replaced(kTwoGpusOneUplinkXml, kGpu1, kGpu1 + routers + "<router id=\"last\"/>")) ==
+          "element 'router id=\"last\"': more than 256 hosts and routers in the zone (memsim's limit, docs/limits.md: "
+          "SimGrid's zone keeps a route table of N x N)");
     CHECK(error_reading("nul", replaced(kTwoGpusOneUplinkXml, kGpu1, std::string("<!--\0-->", 8))) == "line 9: a NUL byte: a platform file is text");
 }
 
