@@ -95,3 +95,14 @@ TEST_CASE("hostile platform: a sweep whose file list holds a file nested 100000 
                                           ": line 15: element 'a' is nested more than 32 elements deep"));
     CHECK_FALSE(fs::exists(dir / "out" / "results.csv"));
 }
+
+TEST_CASE("hostile platform: a platform file whose name ends in .so runs as XML (SimGrid would dlopen the path and abort)") {
+    const fs::path dir = memsim::test::fresh_dir("platform_file_cli_so");
+    std::ofstream(dir / "node.so") << kTwoGpusOneUplinkXml;
+    std::ofstream(dir / "s.yaml") << "workload: {synthetic: mlp}\nplatform: {file: node.so}\n"
+                                     "policy: {swap: {mode: async, placement: host}}\n";
+    const Outcome so = memsim::test::run_memsim("run " + (dir / "s.yaml").string() + " --quiet --out " + (dir / "out").string());
+    INFO(so.err);
+    CHECK(so.code == 0);
+    CHECK(fs::exists(dir / "out" / "summary.json"));
+}
