@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
-#include <set>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include <boost/property_tree/ptree.hpp>
@@ -107,8 +107,6 @@ void read_link(const Reader& r, const pt::ptree& node, XmlZone& zone) {
     const std::string id = r.required(node, "link", "id");
     const std::string elem = element("link", id);
     if (zone.links.count(id)) r.fail(elem, "defined twice");
-    // SimGrid names a split-duplex link's ways ID_UP and ID_DOWN, and aborts (xbt_assert)
-    // on a second link of a name; "__loopback__" is its own.
     const std::string policy = Reader::attr(node, "sharing_policy").value_or("SHARED");
     if (policy != "SHARED" && policy != "SPLITDUPLEX" && policy != "FULLDUPLEX" && policy != "FATPIPE")
         r.fail(elem, fmt::format("sharing_policy=\"{}\" is not supported (SHARED, SPLITDUPLEX, FULLDUPLEX or FATPIPE)", shown(policy)));
@@ -117,6 +115,8 @@ void read_link(const Reader& r, const pt::ptree& node, XmlZone& zone) {
     // SimGrid 3.32 reads a missing latency as an empty number (a ParseError).
     link.latency_s = r.latency_s(elem, "latency", r.required(node, elem, "latency"));
     link.split_duplex = policy == "SPLITDUPLEX" || policy == "FULLDUPLEX";  // SimGrid reads FULLDUPLEX as SPLITDUPLEX
+    // SimGrid names a split-duplex link's ways ID_UP and ID_DOWN, and aborts (xbt_assert)
+    // on a second link of a name; "__loopback__" is its own.
     const std::vector<std::string> names = link.split_duplex ? std::vector<std::string>{id + "_UP", id + "_DOWN"}
                                                              : std::vector<std::string>{id};
     for (const std::string& name : names)
