@@ -104,14 +104,26 @@ void check_text(const std::string& file, const std::string& text) {
             i = past(text, i, ">");
             continue;
         }
-        // An element: to its '>' outside quoted attribute values; "/>" closes it at once.
+        // An element: its name (rapidxml takes any byte but space, /, > and ?, quotes
+        // included), then to its '>' outside attribute values, which a quote opens only
+        // after '=' (a quote elsewhere is rapidxml's error, where its parse stops); "/>"
+        // closes it at once.
         std::size_t j = i + 1;
+        while (j < text.size() && !space(text[j]) && text[j] != '/' && text[j] != '>' && text[j] != '?') ++j;
         char quote = 0;
+        bool after_equals = false;
         for (; j < text.size(); ++j) {
             const char c = text[j];
-            if (quote) quote = c == quote ? 0 : quote;
-            else if (c == '"' || c == '\'') quote = c;
-            else if (c == '>') break;
+            if (quote) {
+                quote = c == quote ? 0 : quote;
+            } else if ((c == '"' || c == '\'') && after_equals) {
+                quote = c;
+                after_equals = false;
+            } else if (c == '>') {
+                break;
+            } else if (!space(c)) {
+                after_equals = c == '=';
+            }
         }
         if (j >= text.size()) return;  // unterminated: the parse reports it
         if (++elements > kMaxXmlElements)

@@ -159,6 +159,10 @@ TEST_CASE("hostile platform: elements nested past the limit are refused before t
                Catch::StartsWith("element 'a' in 'zone id=\"node\"': not supported"));
     CHECK_THAT(error_reading("past_limit", replaced(kTwoGpusOneUplinkXml, "</zone>", nested(31) + "</zone>")),
                Catch::StartsWith("line 15: element 'a' is nested more than 32 elements deep"));
+    // A quote in a tag's name opens no value (rapidxml reads <q"> as an element named q"),
+    // so the levels after it are counted.
+    CHECK_THAT(error_reading("quote_in_name", replaced(kTwoGpusOneUplinkXml, "</zone>", "<q\">" + nested(40) + "<q\"></zone>")),
+               Catch::StartsWith("line 15: element 'a' is nested more than 32 elements deep"));
     // Tags in comments, CDATA and attribute values, and empty elements, are no levels.
     const std::string hidden = replaced(kTwoGpusOneUplinkXml, "</zone>", "<!--" + nested(1000) + "--></zone>");
     CHECK_NOTHROW(read_platform_xml(test::write_platform_xml("hidden", hidden).string()));
