@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(dtr_log mnn_profile scenario records merge torch_snapshot)
+[ ${#targets[@]} -gt 0 ] || targets=(dtr_log mnn_profile scenario records merge torch_snapshot platform_file)
 
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)

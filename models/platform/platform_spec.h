@@ -60,8 +60,11 @@ struct PlatformSpec {
     double gpu_offset_ms = 0;  // platform.gpu_offset_ms: GPU i starts at i times this
     // platform.file: a SimGrid XML platform (docs/tiers.md names its hosts and disks).
     // Its GPUs, disks and routes are read into `gpus`, `disks` and `file_routes` by the
-    // scenario parser (sim/scenario/platform_xml.h); the engine loads the file itself.
+    // scenario parser (sim/scenario/platform_xml.h), which also writes the checked file
+    // out as `simgrid_xml`: the engine gives SimGrid that text, never the path, so SimGrid
+    // loads what was checked and opens nothing else.
     std::string simgrid_file;
+    std::string simgrid_xml;
     // With a file: GPU i's route to the host as a tier (write: GPU -> host, read: host
     // -> GPU), the route's smallest link bandwidth and its summed latency.
     std::vector<DiskSpec> file_routes;

@@ -7,6 +7,9 @@
 #include <stdexcept>
 #include <string>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <fmt/format.h>
 #include <xbt/log.h>
 
@@ -121,16 +124,39 @@ void check_route(const PlatformSpec& spec, sg::Host* from, sg::Host* to, double 
                                      bytes_per_s, latency_ms));
 }
 
-// platform.file: SimGrid loads it (the scenario parser has checked what SimGrid 3.32
-// would abort on, sim/scenario/platform_xml.h); memsim finds the node by its names and
-// scales every rate by kDiskScale as it does for the node it builds.
+// SimGrid reads a platform from a path only: the checked text goes into an anonymous
+// in-memory file, named by its descriptor (no file on disk to leave behind or swap).
+void load_checked_text(sg::Engine* engine, const PlatformSpec& spec) {
+    if (spec.simgrid_xml.empty()) throw std::logic_error("platform.file reached the engine unchecked (no simgrid_xml)");
+    const int fd = memfd_create("memsim_platform", MFD_CLOEXEC);
+    if (fd < 0) throw std::runtime_error(fmt::format("cannot create an in-memory file for {}", spec.simgrid_file));
+    const std::string path = fmt::format("/proc/self/fd/{}", fd);
+    try {
+        const char* data = spec.simgrid_xml.data();
+        std::size_t left = spec.simgrid_xml.size();
+        while (left > 0) {
+            const ssize_t n = ::write(fd, data, left);
+            if (n <= 0) throw std::runtime_error(fmt::format("cannot write the in-memory copy of {}", spec.simgrid_file));
+            data += n;
+            left -= static_cast<std::size_t>(n);
+        }
+        engine->load_platform(path);
+    } catch (const std::exception& e) {
+        ::close(fd);
+        std::string what = e.what();  // SimGrid names the descriptor's path: name the user's file
+        for (std::size_t at; (at = what.find(path)) != std::string::npos;) what.replace(at, path.size(), "(memsim's copy)");
+        throw InputError(fmt::format("{}: SimGrid cannot load it: {}", spec.simgrid_file, what));
+    }
+    ::close(fd);
+}
+
+// platform.file: SimGrid loads memsim's copy of it (the scenario parser has checked what
+// SimGrid 3.32 would abort on and wrote out only what memsim models,
+// sim/scenario/platform_xml_allow.h); memsim finds the node by its names and scales
+// every rate by kDiskScale as it does for the node it builds.
 void load_node(SimPlatform& p, const PlatformSpec& spec) {
     sg::Engine* engine = sg::Engine::get_instance();
-    try {
-        engine->load_platform(spec.simgrid_file);
-    } catch (const std::exception& e) {
-        throw InputError(fmt::format("{}: SimGrid cannot load it: {}", spec.simgrid_file, e.what()));
-    }
+    load_checked_text(engine, spec);
     const auto host = [&](const std::string& name) {
         sg::Host* h = engine->host_by_name_or_null(name);
         if (!h) throw InputError(fmt::format("{}: element 'host id=\"{}\"': missing once loaded", spec.simgrid_file, name));

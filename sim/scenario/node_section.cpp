@@ -42,6 +42,7 @@ void parse_platform_file(const YAML::Node& n, const Parser& p, PlatformSpec& s) 
     s.disks = xml.disks;
     s.disk = s.disks.front();
     s.file_routes = xml.routes;
+    s.simgrid_xml = xml.simgrid_text;
 }
 
 }  // namespace

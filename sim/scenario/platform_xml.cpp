@@ -8,6 +8,7 @@
 #include <cmath>
 #include <optional>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include <boost/property_tree/ptree.hpp>
@@ -15,6 +16,8 @@
 #include <fmt/format.h>
 #include <xbt/parse_units.hpp>
 
+#include "sim/scenario/platform_xml_allow.h"
+#include "sim/scenario/platform_xml_text.h"
 #include "sim/scenario/platform_xml_zone.h"
 #include "sim/scenario/value_limits.h"
 #include "models/io/input_file.h"
@@ -29,18 +32,17 @@ using platform_xml::XmlHop;
 using platform_xml::XmlLink;
 using platform_xml::XmlRoute;
 using platform_xml::XmlZone;
+using platform_xml::shown;
 
 using UnitParser = double (*)(const std::string&, int, const std::string&, const std::string&);
 
-std::string element(const std::string& tag, const std::string& id) { return fmt::format("{} id=\"{}\"", tag, id); }
+std::string element(const std::string& tag, const std::string& id) { return fmt::format("{} id=\"{}\"", tag, shown(id)); }
 
 class Reader {
 public:
     explicit Reader(std::string file) : file_(std::move(file)) {}
 
-    [[noreturn]] void fail(const std::string& elem, const std::string& what) const {
-        throw InputError(fmt::format("{}: element '{}': {}", file_, elem, what));
-    }
+    [[noreturn]] void fail(const std::string& elem, const std::string& what) const { platform_xml::fail(file_, elem, what); }
 
     static std::optional<std::string> attr(const pt::ptree& node, const char* name) {
         if (auto a = node.get_optional<std::string>(std::string("<xmlattr>.") + name)) return *a;
@@ -58,19 +60,19 @@ public:
         try {
             return parse(file_, 0, text, "");
         } catch (const std::exception&) {
-            fail(elem, fmt::format("{}=\"{}\" is not a value SimGrid reads (e.g. {})", name, text, example));
+            fail(elem, fmt::format("{}=\"{}\" is not a value SimGrid reads (e.g. {})", name, shown(text), example));
         }
     }
     double rate(const std::string& elem, const char* name, const std::string& text) const {
         const double v = value(elem, name, text, xbt_parse_get_bandwidth, "25GBps or 100Gbps");
         if (!(std::isfinite(v) && v >= kMinRateBytesPerS && v <= kMaxRateBytesPerS))
-            fail(elem, fmt::format("{}=\"{}\" is out of range [{:g}, {:g}] B/s", name, text, kMinRateBytesPerS, kMaxRateBytesPerS));
+            fail(elem, fmt::format("{}=\"{}\" is out of range [{:g}, {:g}] B/s", name, shown(text), kMinRateBytesPerS, kMaxRateBytesPerS));
         return v;
     }
     double latency_s(const std::string& elem, const char* name, const std::string& text) const {
         const double v = value(elem, name, text, xbt_parse_get_time, "2us or 0.5ms");
         if (!(std::isfinite(v) && v >= 0 && v * 1e3 <= kMaxLatencyMs))
-            fail(elem, fmt::format("{}=\"{}\" is out of range [0, {:g}] ms", name, text, kMaxLatencyMs));
+            fail(elem, fmt::format("{}=\"{}\" is out of range [0, {:g}] ms", name, shown(text), kMaxLatencyMs));
         return v;
     }
 
@@ -80,18 +82,8 @@ private:
     std::string file_;
 };
 
-// Children other than these are refused: memsim would not know what they do to times.
-void only(const Reader& r, const pt::ptree& node, const std::string& elem, std::initializer_list<const char*> allowed,
-          const char* why) {
-    for (const auto& [tag, child] : node) {
-        if (tag == "<xmlattr>" || tag == "<xmlcomment>") continue;
-        if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return tag == a; }))
-            r.fail(fmt::format("{}' in '{}", tag, elem), fmt::format("not supported: {}", why));
-    }
-}
-
 struct HostXml {
-    std::optional<double> speed;  // flop/s; unset when given per pstate
+    std::optional<double> speed;  // flop/s
     std::map<std::string, DiskSpec> disks;
 };
 
@@ -99,10 +91,12 @@ DiskSpec read_disk(const Reader& r, const pt::ptree& node, const std::string& el
     DiskSpec d;
     d.read_bytes_per_s = r.rate(elem, "read_bw", r.required(node, elem, "read_bw"));
     d.write_bytes_per_s = r.rate(elem, "write_bw", r.required(node, elem, "write_bw"));
+    std::set<std::string> props;
     for (const auto& [tag, prop] : node) {
         if (tag != "prop") continue;
         const std::string id = r.required(prop, elem + "' <prop", "id");
         const std::string text = r.required(prop, elem + "' <prop id=\"" + id, "value");
+        if (!props.insert(id).second) r.fail(elem, fmt::format("<prop id=\"{}\"> is given twice", shown(id)));
         if (id == "read_latency") d.read_latency_ms = r.latency_s(elem, "read_latency", text) * 1e3;
         if (id == "write_latency") d.write_latency_ms = r.latency_s(elem, "write_latency", text) * 1e3;
     }
@@ -113,17 +107,22 @@ void read_link(const Reader& r, const pt::ptree& node, XmlZone& zone) {
     const std::string id = r.required(node, "link", "id");
     const std::string elem = element("link", id);
     if (zone.links.count(id)) r.fail(elem, "defined twice");
-    for (const char* varying : {"bandwidth_file", "latency_file", "state_file"})
-        if (Reader::attr(node, varying) && !Reader::attr(node, varying)->empty())
-            r.fail(elem, fmt::format("{} is not supported: memsim's predictions assume fixed rates", varying));
     const std::string policy = Reader::attr(node, "sharing_policy").value_or("SHARED");
     if (policy != "SHARED" && policy != "SPLITDUPLEX" && policy != "FULLDUPLEX" && policy != "FATPIPE")
-        r.fail(elem, fmt::format("sharing_policy=\"{}\" is not supported (SHARED, SPLITDUPLEX, FULLDUPLEX or FATPIPE)", policy));
+        r.fail(elem, fmt::format("sharing_policy=\"{}\" is not supported (SHARED, SPLITDUPLEX, FULLDUPLEX or FATPIPE)", shown(policy)));
     XmlLink link;
     link.bytes_per_s = r.rate(elem, "bandwidth", r.required(node, elem, "bandwidth"));
     // SimGrid 3.32 reads a missing latency as an empty number (a ParseError).
     link.latency_s = r.latency_s(elem, "latency", r.required(node, elem, "latency"));
     link.split_duplex = policy == "SPLITDUPLEX" || policy == "FULLDUPLEX";  // SimGrid reads FULLDUPLEX as SPLITDUPLEX
+    // SimGrid names a split-duplex link's ways ID_UP and ID_DOWN, and aborts (xbt_assert)
+    // on a second link of a name; "__loopback__" is its own.
+    const std::vector<std::string> names = link.split_duplex ? std::vector<std::string>{id + "_UP", id + "_DOWN"}
+                                                             : std::vector<std::string>{id};
+    for (const std::string& name : names)
+        if (name == "__loopback__" || !zone.simgrid_links.insert(name).second)
+            r.fail(elem, fmt::format("SimGrid would name a link '{}' twice (a split-duplex link X is the links X_UP and "
+                                     "X_DOWN; __loopback__ is SimGrid's): rename one", shown(name)));
     zone.links[id] = link;
 }
 
@@ -131,33 +130,38 @@ void read_route(const Reader& r, const pt::ptree& node, XmlZone& zone) {
     XmlRoute route;
     route.src = r.required(node, "route", "src");
     route.dst = r.required(node, "route", "dst");
-    const std::string elem = fmt::format("route src=\"{}\" dst=\"{}\"", route.src, route.dst);
+    const std::string elem = fmt::format("route src=\"{}\" dst=\"{}\"", shown(route.src), shown(route.dst));
     const std::string sym = Reader::attr(node, "symmetrical").value_or("YES");
     if (sym != "YES" && sym != "yes" && sym != "NO" && sym != "no") r.fail(elem, "symmetrical must be YES or NO");
     route.symmetrical = sym == "YES" || sym == "yes";
+    // SimGrid 3.32's Floyd zone asserts (aborts) on a symmetrical route from a point to itself.
+    if (route.src == route.dst) r.fail(elem, "routes a host or router to itself: memsim's routes join a GPU and the host");
     for (const std::string& end : {route.src, route.dst})
         if (!zone.netpoints.count(end)) route.undeclared_ends.push_back(end);
-    only(r, node, elem, {"link_ctn"}, "a route lists <link_ctn> elements");
     for (const auto& [tag, ctn] : node) {
         if (tag != "link_ctn") continue;
         XmlHop hop{r.required(ctn, elem + "' <link_ctn", "id"), Reader::attr(ctn, "direction").value_or("NONE")};
-        const std::string hop_elem = fmt::format("link_ctn id=\"{}\"' in '{}", hop.link, elem);
+        const std::string hop_elem = fmt::format("link_ctn id=\"{}\"' in '{}", shown(hop.link), elem);
+        if (hop.direction != "UP" && hop.direction != "DOWN" && hop.direction != "NONE")
+            r.fail(hop_elem, fmt::format("direction=\"{}\" is none of UP, DOWN, NONE", shown(hop.direction)));
         const auto link = zone.links.find(hop.link);
-        if (link == zone.links.end()) r.fail(hop_elem, fmt::format("missing: no <link id=\"{}\"> before this route", hop.link));
+        if (link == zone.links.end()) r.fail(hop_elem, fmt::format("missing: no <link id=\"{}\"> before this route", shown(hop.link)));
         if (link->second.split_duplex && hop.direction == "NONE")
             r.fail(hop_elem, "the link is SPLITDUPLEX: give direction=\"UP\" or \"DOWN\"");
         if (!link->second.split_duplex && hop.direction != "NONE")
-            r.fail(hop_elem, fmt::format("direction=\"{}\" applies to SPLITDUPLEX links only", hop.direction));
+            r.fail(hop_elem, fmt::format("direction=\"{}\" applies to SPLITDUPLEX links only", shown(hop.direction)));
         route.hops.push_back(hop);
     }
     if (route.hops.empty()) r.fail(elem, "has no <link_ctn>: memsim needs the links a transfer crosses");
     // SimGrid aborts on a pair routed twice (xbt_assert), e.g. both ways with the first
     // one symmetrical.
-    for (const XmlRoute& other : zone.routes)
-        if ((other.src == route.src && other.dst == route.dst) ||
-            (other.src == route.dst && other.dst == route.src && (other.symmetrical || route.symmetrical)))
-            r.fail(elem, fmt::format("routes {} to {} again (an earlier route, or a symmetrical one the other way, already "
-                                     "does: give the ways separately with symmetrical=\"NO\")", route.src, route.dst));
+    // (A map of the pairs: a file of 10^5 routes must not compare each with every other.)
+    const auto back = zone.route_pairs.find({route.dst, route.src});
+    if (zone.route_pairs.count({route.src, route.dst}) ||
+        (back != zone.route_pairs.end() && (back->second || route.symmetrical)))
+        r.fail(elem, fmt::format("routes {} to {} again (an earlier route, or a symmetrical one the other way, already "
+                                 "does: give the ways separately with symmetrical=\"NO\")", shown(route.src), shown(route.dst)));
+    zone.route_pairs[{route.src, route.dst}] = route.symmetrical;
     zone.routes.push_back(route);
 }
 
@@ -169,21 +173,33 @@ void read_zone(const Reader& r, const pt::ptree& node, XmlZone& zone, std::map<s
     // each declared route but no chain of them (route_to throws "No route"), and a
     // Dijkstra zone aborts in route_to even on declared routes.
     if (zone.routing != "Full" && zone.routing != "Floyd")
-        r.fail(elem, fmt::format("routing=\"{}\" is not supported (supported: {})", zone.routing, kSupportedRoutings));
-    only(r, node, elem, {"host", "router", "link", "route", "prop"},
-         "memsim reads one <zone> holding hosts, routers, links and routes (no nested zones or clusters: docs/tiers.md)");
+        r.fail(elem, fmt::format("routing=\"{}\" is not supported (supported: {})", shown(zone.routing), kSupportedRoutings));
+    bool routed = false;
     for (const auto& [tag, child] : node) {
+        // SimGrid 3.32's DTD: a zone's hosts, routers and links, then its routes (its
+        // parser stops at a host after a route).
+        if (tag == "route") routed = true;
+        else if (routed)
+            r.fail(element(tag, Reader::attr(child, "id").value_or("")), "comes after a <route>: SimGrid 3.32 reads a "
+                   "zone's hosts, routers and links first, then its routes");
         if (tag == "host" || tag == "router") {
             const std::string id = r.required(child, tag, "id");
             if (zone.netpoints.count(id)) r.fail(element(tag, id), "a host or router of that name is defined twice");
+            if (zone.netpoints.size() >= static_cast<std::size_t>(platform_xml::kMaxNetpoints))
+                r.fail(element(tag, id), fmt::format("more than {} hosts and routers in the zone (memsim's limit, "
+                                                     "docs/limits.md: SimGrid's zone keeps a route table of N x N)",
+                                                     platform_xml::kMaxNetpoints));
+            if (id == zone.id) r.fail(element(tag, id), "has the zone's name: SimGrid names hosts, routers and zones alike");
             zone.netpoints.insert(id);
             if (tag == "router") continue;
             HostXml& host = hosts[id];
             const std::string host_elem = element("host", id);
             const std::string speed = r.required(child, host_elem, "speed");
-            if (speed.find(',') == std::string::npos)
-                host.speed = r.value(host_elem, "speed", speed, xbt_parse_get_speed, "1kf");
-            only(r, child, host_elem, {"disk", "prop"}, "a host holds <disk> and <prop> elements");
+            if (speed.find(',') != std::string::npos)
+                r.fail(host_elem, fmt::format("speed=\"{}\" lists power states, which memsim does not model: give one speed", shown(speed)));
+            host.speed = r.value(host_elem, "speed", speed, xbt_parse_get_speed, "1kf");
+            if (!(std::isfinite(*host.speed) && *host.speed > 0))
+                r.fail(host_elem, fmt::format("speed=\"{}\" must be a positive speed", shown(speed)));
             for (const auto& [dtag, disk] : child) {
                 if (dtag != "disk") continue;
                 const std::string disk_id = r.required(disk, host_elem + "' <disk", "id");
@@ -203,11 +219,7 @@ XmlZone read_root(const Reader& r, const pt::ptree& tree, std::map<std::string, 
     const auto root = tree.get_child_optional("platform");
     if (!root) r.fail("platform", "missing: the file's root element must be <platform version=\"4.1\">");
     const std::string version = r.required(*root, "platform", "version");
-    if (version != "4.1") r.fail("platform", fmt::format("version=\"{}\" is not 4.1, the version SimGrid 3.32 reads", version));
-    for (const auto& [tag, child] : *root)
-        if (tag == "config")
-            r.fail("config", "not supported: memsim configures SimGrid itself (exact max-min sharing, docs/simgrid.md)");
-    only(r, *root, "platform", {"zone", "prop"}, "memsim reads one <zone> holding the node (docs/tiers.md)");
+    if (version != "4.1") r.fail("platform", fmt::format("version=\"{}\" is not 4.1, the version SimGrid 3.32 reads", shown(version)));
     if (root->count("zone") != 1) r.fail("platform", "must hold exactly one <zone> (the node: docs/tiers.md)");
     XmlZone zone;
     read_zone(r, root->get_child("zone"), zone, hosts);
@@ -223,9 +235,10 @@ int numbered(const Reader& r, const std::vector<std::string>& names, const std::
         std::smatch m;
         if (std::regex_match(n, m, pattern)) count = std::max(count, std::stoi(m[1].str()) + 1);
     }
+    const std::set<std::string> present(names.begin(), names.end());
     for (int i = 0; i < count; ++i) {
         const std::string want = stem + std::to_string(i);
-        if (std::find(names.begin(), names.end(), want) == names.end())
+        if (!present.count(want))
             r.fail(element(tag, want) + where, fmt::format("missing: the file has {}{}, so {}0 .. {}{} must all be there",
                                                            stem, count - 1, stem, stem, count - 1));
     }
@@ -272,22 +285,22 @@ PlatformXml read_platform_xml(const std::string& file) {
     const Reader r(file);
     pt::ptree tree;
     const std::string text = read_input_file(file, "platform XML", kMaxYamlFileBytes);
+    platform_xml::check_text(file, text);  // before the parse, which recurses per nested element
     std::istringstream stream(text);
     try {
         pt::read_xml(stream, tree, pt::xml_parser::no_comments);
     } catch (const pt::xml_parser_error& e) {
-        throw InputError(fmt::format("{}: not valid XML (line {}: {})", file, e.line(), e.message()));
+        throw InputError(fmt::format("{}: not valid XML (line {}: {})", file, e.line(), shown(e.message())));
     }
-    // Boost drops the document type; SimGrid 3.32's parser refuses a file without it.
-    if (!std::regex_search(text, std::regex(R"(<!DOCTYPE\s+platform\s)")))
-        r.fail("platform", "its document type is missing: SimGrid 3.32 reads a platform only after "
-                           "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">");
+    platform_xml::check_prolog(file, text);  // Boost drops the document type; SimGrid 3.32 needs it
+    platform_xml::check_allowed(file, tree);
     std::map<std::string, HostXml> hosts;
     const XmlZone zone = read_root(r, tree, hosts);
     std::vector<std::string> host_names;
     for (const auto& [name, h] : hosts) host_names.push_back(name);
 
     PlatformXml out;
+    out.simgrid_text = platform_xml::write_platform(tree);
     out.gpus = numbered(r, host_names, "gpu", "host", "");
     if (out.gpus == 0)
         r.fail(element("host", "gpu0"), "missing: the GPUs are the hosts gpu0, gpu1, ... (docs/tiers.md, \"A platform file\")");
@@ -306,13 +319,12 @@ PlatformXml read_platform_xml(const std::string& file) {
     if (disks == 0) r.fail(element("host", "host"), "has no <disk id=\"disk0\">: GPU i swaps to disk i mod the disks' count");
     for (int d = 0; d < disks; ++d) out.disks.push_back(host->second.disks.at(fmt::format("disk{}", d)));
 
-    // After the names, so that a missing GPU or host is reported as such.
+    // After the names, so that a missing GPU or host is reported as such. (Every host and
+    // router precedes every route: read_zone refuses one after a route.)
     for (const XmlRoute& route : zone.routes)
         for (const std::string& end : route.undeclared_ends)
-            r.fail(fmt::format("route src=\"{}\" dst=\"{}\"", route.src, route.dst),
-                   zone.netpoints.count(end) ? fmt::format("'{}' is declared after this route: SimGrid needs the hosts and "
-                                                           "routers before the routes that name them", end)
-                                             : fmt::format("'{}' is no host or router of zone '{}'", end, zone.id));
+            r.fail(fmt::format("route src=\"{}\" dst=\"{}\"", shown(route.src), shown(route.dst)),
+                   fmt::format("'{}' is no host or router of zone '{}'", shown(end), shown(zone.id)));
     for (int g = 0; g < out.gpus; ++g) {
         const std::string gpu = fmt::format("gpu{}", g);
         const auto missing = [&](const std::string& from, const std::string& to) {

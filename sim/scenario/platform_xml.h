@@ -22,6 +22,8 @@ struct PlatformXml {
     // route's smallest link bandwidth and the sum of its link latencies.
     std::vector<DiskSpec> routes;
     std::vector<DiskSpec> disks;  // disk0 .. diskK-1 on "host" (latencies: their props)
+    // The checked file as SimGrid is given it (platform_xml_allow.h): SimGrid never opens the path.
+    std::string simgrid_text;
 };
 
 // The routing types memsim accepts (any other is refused): in both, every GPU needs a

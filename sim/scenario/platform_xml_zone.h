@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace memsim::platform_xml {
@@ -32,7 +33,9 @@ struct XmlZone {
     std::string id, routing;
     std::set<std::string> netpoints;  // hosts and routers
     std::map<std::string, XmlLink> links;
+    std::set<std::string> simgrid_links;  // the links SimGrid creates: ID, or ID_UP and ID_DOWN
     std::vector<XmlRoute> routes;
+    std::map<std::pair<std::string, std::string>, bool> route_pairs;  // (src, dst) -> symmetrical
 };
 
 // The links a flow from `src` to `dst` crosses: the route declared for the pair, or

@@ -87,3 +87,17 @@ TEST_CASE("tiers file: in a Floyd zone SimGrid takes the declared route as memsi
     CHECK(first_in_lane(r, "host_read").end_ms == Approx(28.01).epsilon(1e-12));
     CHECK(r.summary.time_ms == Approx(34.02).epsilon(1e-12));
 }
+
+TEST_CASE("hostile platform: SimGrid runs the copy memsim checked, not whatever the path holds by then") {
+    // The file is replaced between the check and the run by one that would abort SimGrid
+    // (a state file, a speed of 312Tf): SimGrid loads memsim's copy of what was checked,
+    // so the run is the first test's, 32.04 ms, and nothing else is opened.
+    const std::filesystem::path file = test::write_platform_xml("swapped", test::kTwoGpusOneUplinkXml);
+    const Scenario s = parse_scenario("workload: {synthetic: mlp}\nplatform: {file: " + file.string() +
+                                          "}\npolicy: {swap: {mode: async, placement: host}}\n", "test");
+    std::ofstream(file) << test::replaced(test::kTwoGpusOneUplinkXml, R"(<host id="gpu1" speed="1kf"/>)",
+                                          R"(<host id="gpu1" speed="312Tf" state_file="off.txt"/>)");
+    const RunResult r = simulate(overlap_trace(), s);
+    REQUIRE(r.summary.node);
+    CHECK(r.summary.node->step_time_ms == Approx(32.04).epsilon(1e-12));
+}

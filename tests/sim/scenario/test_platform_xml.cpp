@@ -165,7 +165,8 @@ TEST_CASE("platform xml: what SimGrid would abort on or memsim cannot follow is 
                Catch::Contains("element 'zone' in 'zone id=\"node\"': not supported"));
     CHECK_THAT(error_reading("order", replaced(replaced(kTwoGpusOneUplinkXml, R"(<host id="gpu1" speed="1kf"/>)", ""),
                                                "</zone>", R"(<host id="gpu1" speed="1kf"/></zone>)")),
-               Catch::Contains("element 'route src=\"gpu1\" dst=\"host\"': 'gpu1' is declared after this route"));
+               Catch::Contains("element 'host id=\"gpu1\"': comes after a <route>: SimGrid 3.32 reads a zone's hosts, "
+                               "routers and links first, then its routes"));
     CHECK_THAT(error_reading("stranger", replaced(kTwoGpusOneUplinkXml, R"(<route src="gpu1" dst="host">)",
                                                   R"(<route src="gpu1" dst="cpu">)")),
                Catch::Contains("element 'route src=\"gpu1\" dst=\"cpu\"': 'cpu' is no host or router of zone 'node'"));
