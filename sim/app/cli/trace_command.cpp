@@ -100,6 +100,10 @@ std::string unfinished_message(const TracerEnd& end, const std::string& python, 
                            end.status == SIGKILL ? " (the kernel's out-of-memory killer sends SIGKILL: a smaller --batch "
                                                    "or --input-shape needs less memory)"
                                                  : "");
+    if (end.report_bytes > kMaxReportBytes)
+        return fmt::format("the tracer ({}) ended with exit status {} after {} bytes were written on its report pipe, where "
+                           "it writes 'ok' or 'error': code run by {} (the model or its factory) wrote there; no log is "
+                           "taken as written", python, end.status, end.report_bytes, model);
     return fmt::format("the tracer ({}) ended with exit status {} before finishing, without an error message: code run "
                        "by {} (the model or its factory) ended the Python process, e.g. with os._exit({}); no log was "
                        "written", python, end.status, model, end.status);

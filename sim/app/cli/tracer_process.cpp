@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -26,6 +27,14 @@ extern char** environ;
 namespace memsim::cli {
 
 namespace {
+
+// Keeps the first kMaxReportBytes of the report, counts the rest.
+void keep_report(TracerEnd& end, const char* data, ssize_t n) {
+    const auto bytes = static_cast<std::uint64_t>(n);
+    if (end.report_bytes < kMaxReportBytes)
+        end.report.append(data, static_cast<std::size_t>(std::min(bytes, kMaxReportBytes - end.report_bytes)));
+    end.report_bytes += bytes;
+}
 
 // The processes whose parent is this one (from /proc: a subreaper's adopted orphans are
 // not in any group it knows); none when /proc cannot be read.
@@ -161,7 +170,7 @@ TracerEnd run_tracer(const std::vector<std::string>& argv, double deadline_s, do
             pollfd readable{read_end, POLLIN, 0};
             if (poll(&readable, 1, 100) > 0) {
                 const ssize_t n = read(read_end, buffer, sizeof buffer);
-                if (n > 0) end.report.append(buffer, static_cast<std::size_t>(n));
+                if (n > 0) keep_report(end, buffer, n);
                 else if (n == 0) pipe_open = false;
             }
         } else {
@@ -172,13 +181,14 @@ TracerEnd run_tracer(const std::vector<std::string>& argv, double deadline_s, do
         if (reaped < 0 && errno != EINTR) throw std::runtime_error(fmt::format("waitpid: {}", std::strerror(errno)));
     }
     fcntl(read_end, F_SETFL, O_NONBLOCK);
-    for (ssize_t n; (n = read(read_end, buffer, sizeof buffer)) > 0;) end.report.append(buffer, static_cast<std::size_t>(n));
+    for (ssize_t n; (n = read(read_end, buffer, sizeof buffer)) > 0;) keep_report(end, buffer, n);
     close(read_end);
     kill(-pid, SIGKILL);  // whatever is left of its group (its measurement process, say)
     end_adopted_children();
     end.exited = WIFEXITED(status);
     end.status = end.exited ? WEXITSTATUS(status) : WTERMSIG(status);
     while (!end.report.empty() && (end.report.back() == '\n' || end.report.back() == ' ')) end.report.pop_back();
+    if (end.report_bytes > kMaxReportBytes) end.report.clear();
     return end;
 }
 

@@ -4,6 +4,8 @@
 // deadline after which it is stopped.
 #pragma once
 
+#include <cstdint>
+
 #include <signal.h>
 #include <sys/types.h>
 
@@ -19,9 +21,15 @@ struct TracerEnd {
     bool exited = false;        // by exit(); else killed by a signal
     int status = 0;             // exit status, or the signal that killed it
     std::string report;         // what it wrote on the report pipe ("ok", "error" or nothing)
+    std::uint64_t report_bytes = 0;  // all it wrote there; beyond kMaxReportBytes nothing is kept
     int forwarded_signal = 0;   // a signal memsim received and passed on (0: none)
     bool deadline_passed = false;
 };
+
+// The tracer writes "ok" or "error" on its report pipe; the model's code runs in the same
+// process and can write there too: what is beyond this is read (so the writer never
+// blocks) and dropped, and such a report is no report.
+inline constexpr std::uint64_t kMaxReportBytes = 4096;
 
 // The fd number the child finds its report pipe on (passed as --report-fd).
 inline constexpr int kReportFd = 3;

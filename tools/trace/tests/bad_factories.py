@@ -84,6 +84,14 @@ def forges_ok(batch=1):
     os._exit(0)
 
 
+def floods_report(batch=1):
+    """Writes 8 MiB on the tracer's report pipe (memsim must read it without keeping it)."""
+    chunk = b"x" * 65536
+    for _ in range(128):
+        os.write(_report_fd(), chunk)
+    os._exit(0)
+
+
 def starts_setsid_child(batch=1):
     """A model that leaves a process in a session of its own (out of reach of a group
     kill), its pid in $MEMSIM_TEST_PID_FILE; the trace itself succeeds."""

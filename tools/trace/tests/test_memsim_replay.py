@@ -204,6 +204,16 @@ class HostileTracerEnds(unittest.TestCase):
             with open(out) as f, open(SHIPPED) as shipped:
                 self.assertEqual(f.read(), shipped.read())
 
+    def test_hostile_memory_a_flooded_report_pipe_is_read_without_being_kept(self):
+        """hostile memory: model code that writes 8 MiB on the report pipe: exit 1 naming it, memsim kept 4 KiB"""
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "t.log")
+            done = memsim("trace", f"{BAD}:floods_report", "--out", out, "--no-rss", "-q")
+            self.assertEqual(done.returncode, 1, done.stderr)
+            self.assertEqual(os.listdir(d), [])
+        self.assertIn("after 8388608 bytes were written on its report pipe, where it writes 'ok' or 'error': code run by "
+                      f"{BAD}:floods_report (the model or its factory) wrote there", done.stderr)
+
     def test_hostile_signals_a_setsid_child_does_not_outlive_the_trace(self):
         """hostile signals: a process the model starts with setsid ends with `memsim trace` (issue 41 example)"""
         with tempfile.TemporaryDirectory() as d:

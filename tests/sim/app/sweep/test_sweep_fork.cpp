@@ -86,7 +86,9 @@ TEST_CASE("process pool: forked jobs see what prepare loaded, started follows ea
     CHECK(read_file(dir / "0.log") == "loaded 10\n");
     CHECK(read_file(dir / "3.log") == "memsim: error: bad point\n");
     // A child killed by a signal wrote nothing about it: the pool's line says it.
-    CHECK(read_file(dir / "1.log") == "memsim: the point's process was killed by signal 6 (SIGABRT)\n");
+    // (Catch's own handler, inherited by the child, may print its report before.)
+    CHECK_THAT(read_file(dir / "1.log"), Catch::EndsWith("\nmemsim: the point's process was killed by signal 6 (SIGABRT)\n") ||
+                                             Catch::Equals("memsim: the point's process was killed by signal 6 (SIGABRT)\n"));
 }
 
 TEST_CASE("sweep crash: a point killed by a signal reads as killed by that signal, not as a folder still being written") {
