@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -38,7 +39,13 @@ void create_engine() {
     static char* argv[] = {name, quiet, model, gamma, cross, nullptr};
 #endif
     static int argc = static_cast<int>(std::size(argv)) - 1;
+    // SimGrid installs a SIGINT handler that ends the process with exit(1) and no word (its
+    // message is below the log threshold): Ctrl-C would look like a failed run. memsim keeps
+    // what it had (by default, dying by the signal, the folder left marked INCOMPLETE).
+    struct sigaction before {};
+    sigaction(SIGINT, nullptr, &before);
     new sg::Engine(&argc, argv);
+    sigaction(SIGINT, &before, nullptr);
     xbt_log_control_set("root.thres:critical");
 }
 

@@ -22,7 +22,10 @@
 #include <vector>
 
 #include "hostile_support.h"
+#include "sim/app/run/run_pipeline.h"
+#include "sim/app/run/workload_factory.h"
 #include "sim/report/output_folder.h"
+#include "sim/scenario/scenario.h"
 
 using namespace memsim;
 using namespace memsim::test;
@@ -195,4 +198,19 @@ TEST_CASE("hostile signals: a killed memsim run leaves no measuring child runnin
         CHECK(fs::exists(dir / "out" / kIncompleteMark));
         CHECK_FALSE(fs::exists(dir / "out/summary.json"));
     }
+}
+
+TEST_CASE("hostile signals: the simulation keeps memsim's SIGINT action, not SimGrid's silent exit(1)") {
+    // What memsim had before its first simulation (here: a marker handler) is what it has after.
+    struct sigaction mine {};
+    mine.sa_handler = [](int) {};
+    sigemptyset(&mine.sa_mask);
+    sigaction(SIGINT, &mine, nullptr);
+    const memsim::Scenario s =
+        memsim::parse_scenario("workload: {synthetic: chain, n: 4}\npolicy: {allocator: os}\n", "test");
+    const memsim::RunResult r = memsim::run_simulation(s, memsim::load_workload(s));
+    REQUIRE(r.summary.status == "ok");
+    struct sigaction now {};
+    sigaction(SIGINT, nullptr, &now);
+    CHECK(now.sa_handler == mine.sa_handler);
 }
