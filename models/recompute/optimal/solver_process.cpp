@@ -34,7 +34,8 @@ std::string encode(const MilpOutcome& out) {
     const Header h{static_cast<std::int32_t>(out.status), out.hit_time_limit ? 1 : 0, out.nodes, out.objective,
                    out.bound, out.seconds, out.solution.size()};
     std::string bytes(reinterpret_cast<const char*>(&h), sizeof h);
-    bytes.append(reinterpret_cast<const char*>(out.solution.data()), out.solution.size() * sizeof(double));
+    if (!out.solution.empty())
+        bytes.append(reinterpret_cast<const char*>(out.solution.data()), out.solution.size() * sizeof(double));
     return bytes;
 }
 
@@ -51,7 +52,8 @@ bool decode(const std::string& bytes, MilpOutcome& out) {
     out.bound = h.bound;
     out.seconds = h.seconds;
     out.solution.resize(h.solution_size);
-    std::memcpy(out.solution.data(), bytes.data() + sizeof h, h.solution_size * sizeof(double));
+    if (h.solution_size > 0)  // memcpy's pointers must not be null, even for no bytes
+        std::memcpy(out.solution.data(), bytes.data() + sizeof h, h.solution_size * sizeof(double));
     return true;
 }
 
