@@ -11,6 +11,11 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DMEMSIM_SANITIZE=ON 
 cmake --build build-asan -j"$(nproc)"
 args=(--test-dir build-asan --output-on-failure -j"$(nproc)")
 [ -d ../shared/profiles ] || args+=(-LE shared)
+# One test is left to the plain suite: the optimal planner against every heuristic on the
+# six shared DTR logs took 694 s of this suite's 1743 s here (15.9 s in the plain build),
+# the last twelve minutes with one core idle. The sanitizers see the planner's code through
+# the other optimal tests (the CBC grid among them); this one checks its answers.
+args+=(-E "^optimal: never slower than any heuristic on the shared DTR logs$")
 # halt_on_error: the first report fails the test; detect_leaks stays on (the default).
 ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}" \
   ctest "${args[@]}"
