@@ -8,9 +8,13 @@
 
 namespace memsim {
 
-std::string signal_words(int signum) {
+std::string signal_name(int signum) {
     const char* abbrev = sigabbrev_np(signum);
-    return abbrev ? fmt::format("signal {} (SIG{})", signum, abbrev) : fmt::format("signal {}", signum);
+    return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(signum);
+}
+
+std::string signal_words(int signum) {
+    return sigabbrev_np(signum) ? fmt::format("signal {} ({})", signum, signal_name(signum)) : signal_name(signum);
 }
 
 std::string process_end(int wait_status) {

@@ -10,6 +10,9 @@ namespace memsim {
 // From waitpid's status.
 std::string process_end(int wait_status);
 
+// "SIGSEGV" (or "signal 70" for a number without a name).
+std::string signal_name(int signum);
+
 // "signal 11 (SIGSEGV)".
 std::string signal_words(int signum);
 

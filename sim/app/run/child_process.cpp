@@ -43,11 +43,6 @@ SignalsNoted::~SignalsNoted() {
 
 int SignalsNoted::received() { return g_received; }
 
-std::string signal_name(int signum) {
-    const char* abbrev = sigabbrev_np(signum);
-    return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(signum);
-}
-
 void die_with_parent(pid_t parent) {
     // The parent may have died before the prctl: then this process was already adopted.
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(1);

@@ -18,6 +18,8 @@
 #include <signal.h>
 #include <sys/types.h>
 
+#include "models/io/process_end.h"
+
 namespace memsim {
 
 // Forks; the child runs `body` (an exception in it is caught: exit code 1) and leaves
@@ -67,8 +69,7 @@ private:
     int signum_;
 };
 
-// "SIGTERM" (or "signal N").
-std::string signal_name(int signum);
+// signal_name(): models/io/process_end.h.
 
 // `measure` started in a fork of this process, which goes on with its own work while
 // the child runs (on a second core, the two overlap). A process that cannot fork is an
