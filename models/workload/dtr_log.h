@@ -17,6 +17,15 @@
 //    binding is still referenced at the end (a RELEASEd name still naming its tensor);
 //  - forward_end: the op index at the BACKWARD annotation (else the first op whose
 //    name contains "backward", else the op count).
+// Optional keys memsim's tracer writes (the published DTR simulator ignores them; a log
+// without them loads as before; docs/workloads.md, "Optional keys"):
+//  - CONSTANT: "ROLE" (tensor_role.h names: parameter, optimizer_state, input, ...);
+//  - CALL: "ROLES" (one role name per RESULTS entry), "RECOMPUTES" (the index, among
+//    the log's CALL and MUTATE lines, of the forward op this call re-runs:
+//    torch.utils.checkpoint's re-run forward);
+//  - CALL and MUTATE: "FLOPS", "BYTES" (read plus written), "DTYPE" (PyTorch's name);
+//  - ANNOTATE "MICRO_BATCH": a new micro-batch starts with the next op (each has its
+//    own BACKWARD annotation).
 // Every malformed line is an InputError naming the file, the line and the value.
 #pragma once
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "models/workload/dtype.h"
 #include "models/workload/tensor_role.h"
 
 namespace memsim {
@@ -47,6 +48,18 @@ struct Op {
     // checkpointing: torch.utils.checkpoint in a trace, a synthetic model's checkpointing
     // mode); kNoOp for every other op.
     int recomputes = kNoOp;
+    // What the device model needs (docs/gpu_model.md); 0 / unknown where the source does
+    // not say (a log's optional FLOPS, BYTES and DTYPE keys; the synthetic GPT step).
+    double flops = 0.0;        // floating-point operations, a multiply-add counted as 2
+    double bytes_moved = 0.0;  // bytes the kernel reads plus bytes it writes
+    Dtype dtype = Dtype::unknown;
+};
+
+// One micro-batch of a step with gradient accumulation: its ops are
+// [first_op, next micro-batch's first_op), its forward pass [first_op, forward_end).
+struct MicroBatch {
+    int first_op = 0;
+    int forward_end = 0;
 };
 
 struct Workload {
@@ -57,6 +70,9 @@ struct Workload {
     std::vector<Op> ops;
     int forward_end = 0;          // ops [0, forward_end) are the forward pass
     std::string forward_end_rule; // how forward_end was obtained ("scenario", "inferred: ...")
+    // Gradient accumulation: one entry per micro-batch, in order (empty: one micro-batch,
+    // described by forward_end alone). The optimizer step follows the last one.
+    std::vector<MicroBatch> micro_batches;
     std::string cost_note;        // where costs came from when not measured for this batch ("" = measured)
     // DTR logs only: the tensors the published runtime requests once more at the end of
     // the log (made resident, then kept), in its order: names in first-binding order, a
