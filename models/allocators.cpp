@@ -19,7 +19,9 @@ struct AllocatorTable {
 
     AllocatorTable() {
         rows.push_back({"os", "every tensor its own block: the footprint is the live bytes",
-                        [](const PolicyParams&) { return std::make_unique<OsAllocator>(); }});
+                        [](const PolicyParams&) { return std::make_unique<OsAllocator>(); },
+                        {},
+                        AllocatorFlags{.footprint_is_live_bytes = true}});
         rows.push_back({"pool", "MNN's pool: 64-byte aligned, best fit, split and merge; the peak is what it took from the OS",
                         [](const PolicyParams&) { return std::make_unique<PoolAllocator>(); }});
         // Its options are one text in PYTORCH_CUDA_ALLOC_CONF's syntax, written beside the key
@@ -33,7 +35,8 @@ struct AllocatorTable {
                         {text_param("torch_alloc_conf",
                                     "PYTORCH_CUDA_ALLOC_CONF options (max_split_size_mb, roundup_power2_divisions, "
                                     "garbage_collection_threshold, expandable_segments); empty: PyTorch's defaults")
-                             .or_default_text("")}});
+                             .or_default_text("")},
+                        AllocatorFlags{.models_segments = true, .config_param = "torch_alloc_conf"}});
         const auto planners = plan::planner_table();
         planner_names.reserve(planners.size());  // no reallocation: the rows keep views into it
         for (const plan::PlannerRow& p : planners) {
@@ -56,6 +59,18 @@ const AllocatorTable& table() {
 std::span<const AllocatorRow> allocator_table() { return table().rows; }
 
 std::vector<std::string> allocator_names() { return row_names(table().rows); }
+
+bool footprint_is_live_bytes(std::string_view allocator) {
+    const AllocatorRow* row = find_row(table().rows, allocator);
+    return row && row->flags.footprint_is_live_bytes;
+}
+
+std::vector<std::string> segment_allocator_names() {
+    std::vector<std::string> names;
+    for (const AllocatorRow& row : table().rows)
+        if (row.flags.models_segments) names.emplace_back(row.name);
+    return names;
+}
 
 std::unique_ptr<Allocator> make_allocator(const std::string& name, const ParamValues& given) {
     if (const AllocatorRow* row = find_row(table().rows, name)) return row->make(PolicyParams(row->params, given));

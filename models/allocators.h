@@ -7,6 +7,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/alloc/allocator.h"
@@ -19,7 +20,21 @@ struct AllocatorFlags {
     // every placed tensor for each new one, quadratic in tensors, so what is not asked for
     // by name (`memsim info`'s table of every allocator) skips them above a size.
     bool plans_ahead = false;
+    // Its footprint is exactly the live bytes (every tensor its own block): what the
+    // planners and the memory floor count.
+    bool footprint_is_live_bytes = false;
+    // Models segments and blocks as PyTorch's caching allocator does: what a
+    // memory_snapshot.pickle shows (output.torch_snapshot).
+    bool models_segments = false;
+    // The parameter that holds the allocator's configuration text, in the syntax its users
+    // already write (PYTORCH_CUDA_ALLOC_CONF); "": none.
+    std::string_view config_param = {};
 };
+
+// Whether the allocator named (a row's name) has footprint_is_live_bytes.
+bool footprint_is_live_bytes(std::string_view allocator);
+// The rows that model segments (AllocatorFlags::models_segments), by name, for messages.
+std::vector<std::string> segment_allocator_names();
 
 using AllocatorRow = PolicyRow<std::function<std::unique_ptr<Allocator>(const PolicyParams&)>, AllocatorFlags>;
 // os, pool, torch_caching, then one row per static planner strategy, in the planners' table order (a

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "models/allocators.h"
 #include "sim/report/chrome_trace.h"
 #include "sim/report/events_csv.h"
 #include "sim/report/gantt_html.h"
@@ -32,9 +33,11 @@ std::vector<std::string> write_run_outputs(const EventLog& log, const Summary& s
     if (scenario.output.torch_snapshot) {
         std::filesystem::create_directories(dir);
         const std::string path = (std::filesystem::path(dir) / "memory_snapshot.pickle").string();
-        const auto conf = scenario.policy.allocator_params.find("torch_alloc_conf");
-        write_torch_snapshot(log, &workload, conf != scenario.policy.allocator_params.end() ? std::get<std::string>(conf->second) : "",
-                             path);
+        // The allocator's configuration text (its row names the parameter), as the run had it.
+        const AllocatorRow* row = find_row(allocator_table(), scenario.policy.allocator);
+        const auto& params = scenario.policy.allocator_params;
+        const auto conf = row && !row->flags.config_param.empty() ? params.find(row->flags.config_param) : params.end();
+        write_torch_snapshot(log, &workload, conf != params.end() ? std::get<std::string>(conf->second) : "", path);
         written.push_back(path);
     }
     return written;

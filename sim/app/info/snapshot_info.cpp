@@ -63,7 +63,7 @@ nlohmann::json snapshot_info(const SnapshotWorkload& s, const std::string& alloc
             continue;
         }
         ParamValues given;
-        if (name == "torch_caching") given["torch_alloc_conf"] = conf;
+        if (!row.flags.config_param.empty()) given[std::string(row.flags.config_param)] = conf;
         std::unique_ptr<Allocator> a = make_allocator(name, given);
         peaks[name] = replay_peak(w, *a);
     }

@@ -101,3 +101,19 @@ TEST_CASE("allocator table: os, pool and one planner row per strategy, and unkno
     CHECK_THROWS_WITH(make_allocator("poll"), Catch::Contains("unknown allocator 'poll' (valid: os, pool, torch_caching, planner:naive,") &&
                                                   Catch::Contains("did you mean 'pool'?"));
 }
+
+TEST_CASE("allocator rows carry what the rest of memsim asks of an allocator, not its name") {
+    // torch_caching alone models segments (memory_snapshot.pickle) and takes a configuration
+    // text; os alone has a footprint equal to the live bytes; planners place ahead.
+    CHECK(segment_allocator_names() == std::vector<std::string>{"torch_caching"});
+    for (const AllocatorRow& row : allocator_table()) {
+        INFO(row.name);
+        const std::string name(row.name);
+        CHECK(row.flags.models_segments == (name == "torch_caching"));
+        CHECK(row.flags.config_param == (name == "torch_caching" ? "torch_alloc_conf" : ""));
+        CHECK(row.flags.footprint_is_live_bytes == (name == "os"));
+        CHECK(footprint_is_live_bytes(name) == (name == "os"));
+        CHECK(row.flags.plans_ahead == (name.rfind("planner:", 0) == 0));
+    }
+    CHECK_FALSE(footprint_is_live_bytes("no such allocator"));
+}
