@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-9}
 engine=build/bench/engine_run bare=build/bench/bare_simgrid_loop
-for b in "$engine" "$bare"; do [ -x "$b" ] || { echo "engine_per_activity.sh: $b is missing; build first" >&2; exit 1; }; done
+cmake --build build --target engine_run bare_simgrid_loop >/dev/null
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 small=2000 big=200000

@@ -14,7 +14,7 @@ runs=${1:-5}
 bins=("$@")
 [ ${#bins[@]} -gt 0 ] || bins=(build/memsim)
 bare=build/bench/bare_simgrid_loop
-[ -x "$bare" ] || { echo "per_activity.sh: $bare is missing; build first" >&2; exit 1; }
+cmake --build build --target bare_simgrid_loop >/dev/null
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 small=2000 big=200000

@@ -6,6 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --no-run
+echo "== building the tests and benchmarks"
+cmake --build build -j"$(nproc)"
 
 args=(--test-dir build --output-on-failure -j"$(nproc)")
 if [ ! -d ../shared/profiles ]; then
