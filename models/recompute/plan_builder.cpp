@@ -14,7 +14,7 @@ PlanBuilder::PlanBuilder(const Workload& w, bool free_chain_ancestors)
     for (TensorId t : w.initial_tensors()) take(t);
 }
 
-TensorId PlanBuilder::storage(TensorId t) const { return w_.tensors[t].alias_of >= 0 ? w_.tensors[t].alias_of : t; }
+TensorId PlanBuilder::storage(TensorId t) const { return storage_of(w_, t); }
 
 void PlanBuilder::take(TensorId t) {
     if (w_.tensors[t].alias_of >= 0 || live_[t]) return;

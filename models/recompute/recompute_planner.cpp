@@ -38,8 +38,10 @@ std::vector<std::string> recompute_planner_names() { return row_names(recompute_
 
 PlannerOutput plan_recompute(const std::string& planner, const Workload& w, const PlannerInputs& inputs,
                              const ParamValues& given) {
+    // Planners see storage reads: a tensor read later only through a view is still read
+    // (workload.h, with_storage_reads).
     if (const RecomputePlannerRow* row = find_row(recompute_planner_table(), planner))
-        return row->make(w, inputs, PolicyParams(row->params, given));
+        return row->make(has_views(w) ? with_storage_reads(w) : w, inputs, PolicyParams(row->params, given));
     throw std::invalid_argument(unknown_name_message("recompute planner", planner, recompute_planner_names()));
 }
 

@@ -16,13 +16,7 @@ void add_unique(std::vector<TensorId>& list, TensorId t) {
 TensorGraph build_tensor_graph(const Workload& w) {
     const auto n = w.tensors.size();
     TensorGraph g;
-    g.storage_of.resize(n);
-    for (TensorId t = 0; t < static_cast<TensorId>(n); ++t) {
-        TensorId root = t;
-        // Alias chains point backwards (to an earlier tensor), so this terminates.
-        while (w.tensors[root].alias_of >= 0) root = w.tensors[root].alias_of;
-        g.storage_of[t] = root;
-    }
+    g.storage_of = storage_map(w);
     g.parents.assign(n, {});
     g.children.assign(n, {});
     for (const Op& op : w.ops) {

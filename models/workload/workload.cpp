@@ -20,6 +20,41 @@ std::vector<TensorId> Workload::initial_tensors() const {
     return out;
 }
 
+TensorId storage_of(const Workload& w, TensorId t) {
+    for (std::size_t hops = 0; w.tensors[t].alias_of >= 0 && hops < w.tensors.size(); ++hops) t = w.tensors[t].alias_of;
+    return t;
+}
+
+std::vector<TensorId> storage_map(const Workload& w) {
+    std::vector<TensorId> map(w.tensors.size());
+    for (TensorId t = 0; t < static_cast<TensorId>(w.tensors.size()); ++t) map[t] = storage_of(w, t);
+    return map;
+}
+
+bool has_views(const Workload& w) {
+    return std::any_of(w.tensors.begin(), w.tensors.end(), [](const Tensor& t) { return t.alias_of >= 0; });
+}
+
+bool has_roles(const Workload& w) {
+    return std::any_of(w.tensors.begin(), w.tensors.end(), [](const Tensor& t) { return t.role != TensorRole::other; });
+}
+
+std::vector<TensorId> storages_read(const Workload& w, const Op& op) {
+    std::vector<TensorId> reads;
+    reads.reserve(op.inputs.size());
+    for (TensorId t : op.inputs) {
+        const TensorId s = storage_of(w, t);
+        if (std::find(reads.begin(), reads.end(), s) == reads.end()) reads.push_back(s);
+    }
+    return reads;
+}
+
+Workload with_storage_reads(const Workload& w) {
+    Workload out = w;
+    for (Op& op : out.ops) op.inputs = storages_read(w, op);
+    return out;
+}
+
 std::vector<TensorId> end_of_iteration_requests(const Workload& w) {
     if (w.end_of_log_requests) return *w.end_of_log_requests;
     std::vector<char> released(w.tensors.size(), 0);

@@ -90,6 +90,27 @@ struct Workload {
     [[nodiscard]] std::vector<TensorId> initial_tensors() const;
 };
 
+// Storages and views (docs/workloads.md, "Storages and views"): a view (a DTR log's
+// ALIAS result) shares the storage of the tensor it aliases and takes no memory;
+// swapping, dropping, recomputing, pinning and the allocator act on storages, and a read
+// of any view reads its storage.
+// The storage tensor t lives in (t itself when it is not a view). Alias chains point
+// backwards and the loaders check them; the bound keeps a workload built in code from
+// looping.
+TensorId storage_of(const Workload& w, TensorId t);
+// storage_of for every tensor, indexed by tensor id.
+std::vector<TensorId> storage_map(const Workload& w);
+[[nodiscard]] bool has_views(const Workload& w);
+// Whether some tensor has a role other than `other` (the source said, or memsim inferred).
+[[nodiscard]] bool has_roles(const Workload& w);
+// The storages op reads (its inputs' storages, first occurrence kept, in order).
+std::vector<TensorId> storages_read(const Workload& w, const Op& op);
+// The workload as its storages are read: every op's inputs replaced by the storages they
+// live in (first occurrence kept, in order), everything else unchanged, tensor and op
+// ids kept. What the swap selections, prefetch rules, the hybrid rule and the recompute
+// planners plan on, so that a storage read later only through a view counts as read.
+Workload with_storage_reads(const Workload& w);
+
 // Inclusive lifetime of one tensor in operator indices (usage record: docs/planners.md).
 struct UsageRecord {
     TensorId tensor = -1;

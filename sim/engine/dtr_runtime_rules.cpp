@@ -6,10 +6,12 @@
 // and re-runs its view op when undefined; at the end of the log every tensor still
 // referenced is requested once more.
 #include <algorithm>
+#include <utility>
 
 #include "sim/engine/gpu_stream.h"
 #include "sim/engine/policy_view.h"
 #include "sim/engine/semantics_rules.h"
+#include "sim/engine/storage_book.h"
 
 namespace memsim {
 
@@ -18,8 +20,6 @@ namespace {
 class DtrRuntimeRules final : public SimulatedRules {
 public:
     DtrRuntimeRules(const EngineContext& ctx, const Workload& w) : SimulatedRules(ctx), book_(w) {}
-
-    [[nodiscard]] const StorageBook* storages() const override { return &book_; }
 
     // From its request on, an op's outputs exist: each output storage's cost gains the
     // op's cost, and a fresh output storage not computed yet counts as evicted (it is a
@@ -39,7 +39,7 @@ public:
         for (TensorId t : op.inputs) ctx_.io.swap_in_now(t, for_op);
         std::vector<TensorId> missing;
         for (TensorId t : op.inputs) {
-            if (ctx_.tensors[t].where == Where::Resident) ctx_.tensors.lock(t);
+            if (ready(t)) ctx_.tensors.lock(t);
             else missing.push_back(t);
         }
         for (TensorId t : missing) {
@@ -70,13 +70,15 @@ public:
     }
 
     // A view's release is its storage's (the root's, when the last goes); a resident
-    // unlocked tensor is dropped at once, still recomputable.
+    // unlocked tensor is dropped at once, still recomputable, unless its swap-out is in
+    // flight.
     void release(TensorId t, int op) override {
         if (ctx_.workload.tensors[t].alias_of >= 0) return;
         TensorState& st = ctx_.tensors[t];
         st.released = true;
         if (ctx_.stream.kept_as_source(t)) return;  // stays resident until the end of the iteration
-        if (st.where == Where::Resident && st.locks == 0) {
+        // One whose swap-out is in flight is freed when the write ends (free_released).
+        if (st.where == Where::Resident && st.locks == 0 && !st.writing && !st.written) {
             ctx_.memory.drop(t, op);
             return;
         }
@@ -103,8 +105,13 @@ public:
         }
     }
 
-    // A view is defined on its own; an undefined one re-runs its view op.
+    // A view is defined on its own; an undefined one re-runs its view op. A defined one
+    // still reads its storage, which a swap-out may have moved off the GPU (a drop
+    // undefines the views, on_dropped): brought back, or waited for, first.
     void make_view_resident(TensorId view, int op, int depth) override {
+        const TensorId s = book_.storage(view);
+        const Where storage_where = ctx_.tensors[s].where;
+        if (storage_where == Where::OnDisk || storage_where == Where::Resident) ctx_.stream.ensure_resident(s, op, depth + 1);
         if (ctx_.tensors[view].where != Where::Resident) ctx_.stream.recompute(ctx_.workload.tensors[view].producer, op, depth, view);
     }
 
@@ -142,6 +149,14 @@ public:
     [[nodiscard]] double compute_cost_ms(TensorId t) const override { return book_.cost_ms(book_.storage(t)); }
 
 private:
+    // Defined, and its storage on the GPU and not still being read back by a swap-in (a
+    // view's storage may have been swapped out while the view stayed defined). Without
+    // swapping, defined alone.
+    [[nodiscard]] bool ready(TensorId t) const {
+        const TensorState& storage = std::as_const(ctx_.tensors)[book_.storage(t)];
+        return std::as_const(ctx_.tensors)[t].where == Where::Resident && storage.where == Where::Resident && !storage.reading;
+    }
+
     // The order in which (re)computed outputs enter the evictable pool: the requested one
     // (`last`; the first output for a top-level op) after its siblings.
     static std::vector<TensorId> evictable_order(const std::vector<TensorId>& outputs, TensorId last) {

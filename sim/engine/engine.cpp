@@ -40,22 +40,24 @@ EvictionPolicy eviction_policy(const EngineConfig& c, const SwapSelection& selec
 
 class Engine {
 public:
-    Engine(const Workload& w, const EngineConfig& c, const ExecPlan& plan, const SimPlatform& platform, HostTier& host,
-           NodeUsage& usage, int gpu,
+    // `reads` is w as its storages are read (with_storage_reads), what the swap
+    // selection plans on; w itself when it has no views.
+    Engine(const Workload& w, const Workload& reads, const EngineConfig& c, const ExecPlan& plan, const SimPlatform& platform,
+           HostTier& host, NodeUsage& usage, int gpu,
            std::unique_ptr<SwapSelection> selection, std::unique_ptr<SwapMode> mode, std::unique_ptr<PrefetchRule> prefetch)
         : w_(w), c_(c), plan_(plan), gpu_index_(gpu), platform_(platform),
           rules_(make_semantics_rules(c.semantics.rules, ctx_, w)),
           ctx_{w, plan, c, platform_, log_, *rules_, clock_, tensors_, io_, host, usage, disk_, memory_, view_, swap_, gpu_, gpu},
           host_(host),
           clock_(log_),
-          tensors_(w, plan, c.platform.gpu_speed_scale, rules_->storages()),
+          tensors_(w, plan, c.platform.gpu_speed_scale),
           io_(ctx_),
           disk_(ctx_),
           memory_(ctx_, eviction_policy(c, *selection, *mode)),
           view_(ctx_),
           swap_(ctx_, std::move(mode), std::move(prefetch)),
           gpu_(ctx_) {
-        if (swap_.moves_tensors()) swap_.set_plan((c.hybrid ? make_hybrid_selection() : std::move(selection))->plan(w, selection_inputs(c)));
+        if (swap_.moves_tensors()) swap_.set_plan((c.hybrid ? make_hybrid_selection() : std::move(selection))->plan(reads, selection_inputs(c)));
     }
 
     // Creates this GPU's two actors; the caller runs the simulation once for every GPU.
@@ -119,6 +121,11 @@ private:
         sm.budget_base_bytes = c_.budget_base;
         sm.peak_bytes = memory_.allocator().peak_bytes();
         sm.live_peak_bytes = memory_.live_peak();
+        if (has_roles(w_)) {
+            sm.live_peak_by_role.emplace();
+            for (TensorRole r : kTensorRoles)
+                sm.live_peak_by_role->emplace_back(r, memory_.live_peak_by_role()[static_cast<std::size_t>(r)]);
+        }
         sm.caching = memory_.allocator().caching_figures();
         log_.reports_allocated = sm.caching.has_value();
         sm.time_ms = gpu_.end_ms();
@@ -221,9 +228,10 @@ RunResult simulate(const Workload& w, const EngineConfig& config, const ExecPlan
     const SimPlatform platform = build_platform(config.platform);
     NodeUsage usage;
     usage.describe(platform);
+    const std::optional<Workload> storage_reads = has_views(w) ? std::optional(with_storage_reads(w)) : std::nullopt;
     std::vector<std::unique_ptr<Engine>> engines;
     for (int g = 0; g < config.platform.gpus; ++g)
-        engines.push_back(std::make_unique<Engine>(w, config, plan, platform, host, usage, g, config.make_selection(), config.make_swap_mode(),
+        engines.push_back(std::make_unique<Engine>(w, storage_reads ? *storage_reads : w, config, plan, platform, host, usage, g, config.make_selection(), config.make_swap_mode(),
                                                    config.make_prefetch()));
     host.start();
     for (auto& engine : engines) engine->start();

@@ -1,6 +1,7 @@
 #include "sim/engine/gpu_stream.h"
 
 #include <algorithm>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -84,6 +85,7 @@ void GpuStream::run_exec(int op, const char* lane_name, bool top_level, const st
         for (const ScratchEvent& e : o.scratch)
             if (e.alloc) memory_.allocate(e.tensor, op);
     }
+    check_reads_resident(op);
     const double start = clock_.now();
     // Unnamed: nothing reads a SimGrid activity's name back, and copying the operator's
     // name into each one was a heap allocation per activity (the event log names it).
@@ -94,6 +96,19 @@ void GpuStream::run_exec(int op, const char* lane_name, bool top_level, const st
     for (const ScratchEvent& e : o.scratch)
         if (!e.alloc && tensors_[e.tensor].where == Where::Resident) memory_.free_memory(e.tensor, op);
     rules_.after_exec(o, top_level);
+}
+
+// Invariant of every run, in every semantics: an operator starts only when every storage
+// it reads, through any view, is on the GPU and not still being read back.
+void GpuStream::check_reads_resident(int op) const {
+    for (TensorId t : w_.ops[op].inputs) {
+        const TensorId s = tensors_.storage(t);
+        const TensorState& st = std::as_const(tensors_)[s];
+        if (st.where == Where::Resident && !st.reading) continue;
+        const std::string via = s == t ? "" : fmt::format(" (read through its view {})", w_.tensors[t].name);
+        throw InvariantError(fmt::format("op {} '{}' starts while the storage of tensor {}{} is {}", op, w_.ops[op].name,
+                                         w_.tensors[s].name, via, st.reading ? "still being read back" : "not on the GPU"));
+    }
 }
 
 void GpuStream::ensure_resident(TensorId t, int op, int depth) {
@@ -135,6 +150,9 @@ void GpuStream::recompute(int producer, int for_op, int depth, TensorId for_tens
     for (TensorId out : p.outputs) {
         const bool absent = tensors_[out].where != Where::Resident;
         if (absent) {
+            // A sibling swapped out (its storage read later, so it had a future use) comes
+            // back with the recomputation: its copy is no longer needed.
+            if (tensors_[out].where == Where::OnDisk) io_.drop_copy(out);
             memory_.allocate(out, for_op);
             regenerated.push_back(out);
         }

@@ -45,6 +45,7 @@ public:
 
 private:
     void run_step(const PlanStep& step);
+    void check_reads_resident(int op) const;
     void run_exec(int op, const char* lane_name, bool top_level, const std::vector<TensorId>* scratch = nullptr,
                   TensorId for_tensor = -1);
     void check_overhead(int for_op) const;

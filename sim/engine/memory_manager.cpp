@@ -40,7 +40,11 @@ void MemoryManager::allocate(TensorId t, int op) {
     record_allocator_events(op);
     log_.resident(clock_.now(), t, true);
     live_bytes_ += bytes;
-    live_peak_ = std::max(live_peak_, live_bytes_);
+    live_by_role_[static_cast<std::size_t>(w_.tensors[t].role)] += bytes;
+    if (live_bytes_ > live_peak_) {
+        live_peak_ = live_bytes_;
+        peak_by_role_ = live_by_role_;
+    }
     TensorState& st = tensors_[t];
     st.where = Where::Resident;
     tensors_.stamp_evictable(t);
@@ -65,6 +69,7 @@ void MemoryManager::free_memory(TensorId t, int op) {
     tensors_.unlist_evictable(t);
     log_.resident(clock_.now(), t, false);
     live_bytes_ -= bytes;
+    live_by_role_[static_cast<std::size_t>(w_.tensors[t].role)] -= bytes;
     st.where = Where::Absent;
     sample();
 }

@@ -5,6 +5,8 @@
 // goes through the Spiller interface, never to the disk queue directly.
 #pragma once
 
+#include <array>
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -74,6 +76,10 @@ public:
     [[nodiscard]] std::optional<std::uint64_t> budget() const { return budget_; }
     [[nodiscard]] std::uint64_t live_bytes() const { return live_bytes_; }
     [[nodiscard]] std::uint64_t live_peak() const { return live_peak_; }
+    // The live bytes of each role (index: the TensorRole's value) when live_peak was first
+    // reached.
+    using RoleBytes = std::array<std::uint64_t, kTensorRoles.size()>;
+    [[nodiscard]] const RoleBytes& live_peak_by_role() const { return peak_by_role_; }
     [[nodiscard]] const EvictionCounts& evictions() const { return evictions_; }
 
 private:
@@ -100,6 +106,7 @@ private:
     Spiller& spiller_;
     const PolicyView& view_;
     std::uint64_t live_bytes_ = 0, live_peak_ = 0;
+    RoleBytes live_by_role_{}, peak_by_role_{};
     EvictionCounts evictions_;
     std::vector<TensorId> regenerated_dead_;  // dead tensors a regeneration brought back
     std::unique_ptr<EvictionIndex> index_;  // a staleness-form heuristic's candidates

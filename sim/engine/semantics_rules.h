@@ -18,7 +18,6 @@
 
 #include "models/semantics/semantics.h"
 #include "sim/engine/engine_context.h"
-#include "sim/engine/storage_book.h"
 
 namespace memsim {
 
@@ -28,10 +27,6 @@ public:
     virtual ~SemanticsRules() = default;
     SemanticsRules(const SemanticsRules&) = delete;
     SemanticsRules& operator=(const SemanticsRules&) = delete;
-
-    // Tensors grouped by storage (a view shares its root's locks, stamps and cost), or
-    // nullptr: each tensor on its own.
-    [[nodiscard]] virtual const StorageBook* storages() const = 0;
 
     // The GPU stream, around each operator: requested (before its swap-ins), its inputs
     // locked and made resident, room for its outputs, run, outputs unlocked.
@@ -79,7 +74,6 @@ protected:
 class SimulatedRules : public SemanticsRules {
 public:
     using SemanticsRules::SemanticsRules;
-    [[nodiscard]] const StorageBook* storages() const override { return nullptr; }
     void on_op_requested(int /*op*/) override {}
     void lock_inputs(const Op& op, int for_op, int depth) override;
     void make_room_for_outputs(const Op& /*op*/, int /*for_op*/) override {}

@@ -5,14 +5,10 @@
 namespace memsim {
 
 StorageBook::StorageBook(const Workload& w)
-    : w_(w), storage_of_(w.tensors.size()), views_(w.tensors.size()), cost_ms_(w.tensors.size(), 0.0),
+    : w_(w), storage_of_(storage_map(w)), views_(w.tensors.size()), cost_ms_(w.tensors.size(), 0.0),
       cost_ops_(w.tensors.size()) {
-    for (TensorId t = 0; t < static_cast<TensorId>(w.tensors.size()); ++t) {
-        TensorId root = t;
-        while (w.tensors[root].alias_of >= 0) root = w.tensors[root].alias_of;
-        storage_of_[t] = root;
-        if (root != t) views_[root].push_back(t);
-    }
+    for (TensorId t = 0; t < static_cast<TensorId>(w.tensors.size()); ++t)
+        if (storage_of_[t] != t) views_[storage_of_[t]].push_back(t);
     final_requests_ = end_of_iteration_requests(w);
 }
 

@@ -65,6 +65,11 @@ nlohmann::json to_json(const Summary& s) {
     j["budget_base_bytes"] = or_null(s.budget_base_bytes);
     j["peak_bytes"] = s.peak_bytes;
     j["live_peak_bytes"] = s.live_peak_bytes;
+    if (s.live_peak_by_role) {
+        nlohmann::json roles = nlohmann::json::object();
+        for (const auto& [role, bytes] : *s.live_peak_by_role) roles[std::string(role_name(role))] = bytes;
+        j["live_peak_by_role"] = roles;
+    }
     if (s.caching) {  // only for an allocator that has them: the other summaries stay as they were
         j["allocated_peak_bytes"] = s.caching->allocated_peak_bytes;
         j["reserved_peak_bytes"] = s.caching->reserved_peak_bytes;
@@ -136,6 +141,12 @@ std::string to_table(const Summary& s, const std::vector<std::pair<std::string, 
             if (name != "workload") out += fmt::format("{:<10} {}\n", name, value);  // the line above says it
     }
     out += fmt::format("peak       {} B ({})   live peak {} B\n", s.peak_bytes, mib(s.peak_bytes), s.live_peak_bytes);
+    if (s.live_peak_by_role) {
+        std::string split;
+        for (const auto& [role, bytes] : *s.live_peak_by_role)
+            if (bytes > 0) split += fmt::format("   {} {} B", role_name(role), bytes);
+        out += fmt::format("by role   {}\n", split.empty() ? "   (nothing live)" : split);
+    }
     if (s.caching)
         // fragmentation_bytes is the cache's free bytes at one moment, not the difference
         // of the two peaks (which come at different moments): both are said, by name.

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/alloc/allocator.h"
+#include "models/workload/tensor_role.h"
 
 namespace memsim {
 
@@ -62,6 +63,9 @@ struct Summary {
     std::optional<std::uint64_t> budget_base_bytes;  // what the ratio is a fraction of: the live-bytes (os) peak
     std::uint64_t peak_bytes = 0;       // the allocator's peak footprint
     std::uint64_t live_peak_bytes = 0;  // exact live bytes peak (os view), whatever the allocator
+    // The live peak split by role (tensor_role.h; every role, in kTensorRoles order), when
+    // the workload says roles; absent otherwise, so summaries without roles stay as they were.
+    std::optional<std::vector<std::pair<TensorRole, std::uint64_t>>> live_peak_by_role;
     // A caching allocator's own figures (torch_caching): allocated_peak_bytes,
     // reserved_peak_bytes, fragmentation_bytes, segment_count, segment_allocations.
     // fragmentation_bytes is the cached free memory when the reserved peak was first

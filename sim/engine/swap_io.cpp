@@ -103,6 +103,7 @@ void SwapIo::read(TensorId t, int op) {
 }
 
 void SwapIo::swap_in_now(TensorId t, int op) {
+    t = tensors_.storage(t);  // a read of a view reads its storage
     const TensorState& st = tensors_[t];
     if (st.where == Where::OnDisk && !st.reading) read(t, op);
 }

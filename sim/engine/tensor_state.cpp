@@ -4,20 +4,21 @@
 
 namespace memsim {
 
-TensorTable::TensorTable(const Workload& w, const ExecPlan& plan, double gpu_speed_scale, const StorageBook* storages)
+TensorTable::TensorTable(const Workload& w, const ExecPlan& plan, double gpu_speed_scale)
     : w_(w), plan_(plan), speed_(gpu_speed_scale), state_(w.tensors.size()), use_begin_(w.tensors.size() + 1, 0),
-      order_(w.tensors.size()), storages_(storages) {
-    // Two passes over the plan: count each tensor's uses, then place them in step order.
+      order_(w.tensors.size()), storage_of_(storage_map(w)) {
+    // Two passes over the plan: count each storage's uses (a read of a view is one of its
+    // storage's), then place them in step order.
     for (const PlanStep& step : plan_)
         if (step.kind == StepKind::Compute)
-            for (TensorId t : w_.ops[step.op].inputs) ++use_begin_[t + 1];
+            for (TensorId t : w_.ops[step.op].inputs) ++use_begin_[storage_of_[t] + 1];
     for (std::size_t t = 1; t < use_begin_.size(); ++t) use_begin_[t] += use_begin_[t - 1];
     use_steps_.resize(use_begin_.back());
     std::vector<std::size_t> next(use_begin_.begin(), use_begin_.end() - 1);
     for (std::size_t k = 0; k < plan_.size(); ++k) {
         const PlanStep& step = plan_[k];
         if (step.kind != StepKind::Compute) continue;
-        for (TensorId t : w_.ops[step.op].inputs) use_steps_[next[t]++] = k;
+        for (TensorId t : w_.ops[step.op].inputs) use_steps_[next[storage_of_[t]]++] = k;
     }
 }
 

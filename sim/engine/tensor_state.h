@@ -9,7 +9,6 @@
 #include "models/workload/exec_plan.h"
 #include "models/workload/workload.h"
 #include "sim/engine/evictable_order.h"
-#include "sim/engine/storage_book.h"
 
 namespace memsim {
 
@@ -33,9 +32,10 @@ struct TensorState {
 
 class TensorTable {
 public:
-    // With a storage book (dtr semantics) locks, last-access stamps and the evictable
-    // order belong to the storage: a view resolves to its root. Otherwise t itself.
-    TensorTable(const Workload& w, const ExecPlan& plan, double gpu_speed_scale, const StorageBook* storages = nullptr);
+    // Locks, last-access stamps and uses belong to storages, in every semantics: a view
+    // resolves to its root (storage_of), so a storage read later only through a view has
+    // a future use and a view's reader pins its storage.
+    TensorTable(const Workload& w, const ExecPlan& plan, double gpu_speed_scale);
 
     // Writable access marks the tensor changed (see track_changes).
     TensorState& operator[](TensorId t) {
@@ -46,7 +46,7 @@ public:
     [[nodiscard]] std::uint64_t seq(TensorId t) const { return state_[t].evictable_seq; }
     [[nodiscard]] TensorId size() const { return static_cast<TensorId>(state_.size()); }
 
-    [[nodiscard]] TensorId storage(TensorId t) const { return storages_ ? storages_->storage(t) : t; }
+    [[nodiscard]] TensorId storage(TensorId t) const { return storage_of_[t]; }
     void lock(TensorId t) { ++(*this)[storage(t)].locks; }
     void unlock(TensorId t) {
         if (--(*this)[storage(t)].locks == 0) stamp_evictable(storage(t));
@@ -66,7 +66,8 @@ public:
         order_.erase(t);
     }
     [[nodiscard]] const EvictableOrder& evictable_order() const { return order_; }
-    void mark_used(TensorId t) { ++(*this)[t].next_use; }
+    // The plan's next read of t's storage (through any view) is behind us.
+    void mark_used(TensorId t) { ++(*this)[storage(t)].next_use; }
 
     // From track_changes() on, every tensor whose state may have changed (written through
     // operator[] or the methods above, or touched) is listed once until take_changed():
@@ -86,6 +87,7 @@ public:
         return std::exchange(changed_, {});
     }
 
+    // Uses are counted per storage: ask about a storage (a view has none of its own).
     [[nodiscard]] bool has_future_use(TensorId t) const { return state_[t].next_use < use_count(t); }
     [[nodiscard]] std::optional<int> next_use_op(TensorId t) const;
     // Compute time until the tensor's next use, from the start of op `op`.
@@ -108,7 +110,7 @@ private:
     mutable int sums_from_ = -1;           // compute_between's running sums from this op
     mutable std::vector<double> sums_;     // sums_[j]: ops from .. from + j - 1
     EvictableOrder order_;
-    const StorageBook* storages_;
+    std::vector<TensorId> storage_of_;
     bool tracking_ = false;
     std::vector<char> changed_flag_;
     std::vector<TensorId> changed_;

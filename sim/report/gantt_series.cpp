@@ -10,7 +10,8 @@ namespace memsim {
 
 namespace {
 // Fills of memory by kind: pale, so the in-use, live and budget lines stay readable on top.
-const char* const kKindColors[kMemoryKinds] = {"#c9c3bf", "#a0cbe8", "#ffbe7d", "#d4a6c8", "#ff9d9a", "#8cd17d"};
+const char* const kKindColors[kMemoryKinds] = {"#c9c3bf", "#a0cbe8", "#ffbe7d", "#d4a6c8", "#ff9d9a", "#8cd17d",
+                                               "#b6992d", "#f1ce63", "#d7b5a6"};
 }  // namespace
 
 double gantt_round_ns(double ms) {

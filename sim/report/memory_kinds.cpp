@@ -9,6 +9,14 @@ namespace {
 
 MemoryKind base_kind(const Workload& w, const Tensor& t) {
     if (t.scratch) return MemoryKind::Scratch;
+    switch (t.role) {
+        case TensorRole::parameter: return MemoryKind::Parameters;
+        case TensorRole::gradient: return MemoryKind::Gradients;
+        case TensorRole::optimizer_state: return MemoryKind::OptimizerState;
+        case TensorRole::activation: return MemoryKind::Activations;
+        case TensorRole::input: return MemoryKind::Inputs;
+        case TensorRole::other: break;
+    }
     if (t.constant || t.producer == kNoOp) return MemoryKind::Weights;
     return t.producer < w.forward_end ? MemoryKind::Activations : MemoryKind::Gradients;
 }
@@ -33,6 +41,9 @@ const char* memory_kind_name(MemoryKind kind) {
         case MemoryKind::Scratch: return "scratch";
         case MemoryKind::ToDisk: return "in flight to disk";
         case MemoryKind::FromDisk: return "in flight from disk";
+        case MemoryKind::Parameters: return "parameters";
+        case MemoryKind::OptimizerState: return "optimizer state";
+        case MemoryKind::Inputs: return "inputs";
     }
     return "?";
 }

@@ -8,6 +8,9 @@
 //   scratch            an operator's temporary workspace
 //   to disk / from disk  a tensor while its swap-out is being written, and from the
 //                      moment its swap-in took memory until the read ends
+// A workload that says roles (docs/workloads.md, "Roles") fills by role instead, where a
+// tensor has one: parameters, gradients, optimizer state, activations, inputs (the kinds
+// after FromDisk; a tensor of role `other` keeps the rule above).
 // Aliases hold no memory of their own. Empty when the log has no residency changes.
 #pragma once
 
@@ -21,8 +24,8 @@
 
 namespace memsim {
 
-enum class MemoryKind { Weights, Activations, Gradients, Scratch, ToDisk, FromDisk };
-inline constexpr std::size_t kMemoryKinds = 6;
+enum class MemoryKind { Weights, Activations, Gradients, Scratch, ToDisk, FromDisk, Parameters, OptimizerState, Inputs };
+inline constexpr std::size_t kMemoryKinds = 9;
 
 const char* memory_kind_name(MemoryKind kind);
 

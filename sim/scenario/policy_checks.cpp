@@ -37,13 +37,20 @@ void validate_policy(const Scenario& s) {
     try {  // an allocator checks what its parameters say (torch_caching's options text)
         (void)make_allocator(policy.allocator, policy.allocator_params);
     } catch (const std::invalid_argument& e) {
-        const auto conf = policy.allocator_params.find("torch_alloc_conf");
+        const AllocatorRow* row = find_row(allocator_table(), policy.allocator);
+        const auto conf = row && !row->flags.config_param.empty() ? policy.allocator_params.find(row->flags.config_param)
+                                                                  : policy.allocator_params.end();
         if (conf == policy.allocator_params.end()) fail("policy.allocator", e.what());
-        fail("policy.torch_alloc_conf", fmt::format("'{}': {}", shorten_for_message(std::get<std::string>(conf->second)), e.what()));
+        fail("policy." + conf->first, fmt::format("'{}': {}", shorten_for_message(std::get<std::string>(conf->second)), e.what()));
     }
-    if (s.output.torch_snapshot && policy.allocator != "torch_caching")
+    try {  // a selection checks what its parameters say (the roles a swap by role names)
+        (void)make_swap_selection(*find_row(swap_selections(), policy.swap.select), policy.swap.select_params);
+    } catch (const std::invalid_argument& e) {
+        fail("policy.swap.select", fmt::format("'{}': {}", policy.swap.select, e.what()));
+    }
+    if (s.output.torch_snapshot && !find_row(allocator_table(), policy.allocator)->flags.models_segments)
         fail("output.torch_snapshot", fmt::format("memory_snapshot.pickle shows torch_caching's segments and blocks; policy.allocator is "
-                                                  "'{}' (set it to torch_caching)", policy.allocator));
+                                                  "'{}' (set it to {})", policy.allocator, fmt::join(segment_allocator_names(), " or ")));
     const bool budget = s.platform.memory_budget || s.platform.memory_budget_ratio;
     const Semantics semantics = find_row(semantics_table(), policy.semantics)->make();
     const SwapModeFlags& mode = find_row(swap_modes(), policy.swap.mode)->flags;

@@ -257,7 +257,7 @@ TEST_CASE("hostile compare: a node scenario with placement host and a time_limit
     // Sync swaps to host RAM, as the scenario places swaps, never to the disk.
     CHECK(sync["scenario_resolved"]["policy"] == nlohmann::json::parse(R"({"swap": {"mode": "sync", "placement": "host", "select": "budget"}})"));
     CHECK(sync["bytes_to_disk"] == 0);
-    CHECK(sync["bytes_to_host"] == 38747648);
+    CHECK(sync["bytes_to_host"] == 49635232);  // storages read later through views go too (docs/workloads.md)
     // The optimal row runs with the scenario's 2 s for CBC.
     CHECK(optimal["scenario_resolved"]["policy"]["recompute"] == nlohmann::json::parse(R"({"planner": "optimal", "time_limit": "2s"})"));
     // 414 operators: the best candidate, not a proven optimum, so every run is measured

@@ -17,6 +17,13 @@ public:
         return *this;
     }
 
+    // An op that creates a view of tensor `base` (it reads base; its output takes no
+    // memory and shares base's storage, like a DTR log's ALIAS result).
+    WorkloadBuilder& view(double cost_ms, TensorId base, std::vector<TensorId> release = {}) {
+        specs_.push_back({cost_ms, 0, {base}, std::move(release), {}, base});
+        return *this;
+    }
+
     Workload build(int forward_end) const {
         Workload w;
         w.name = "hand";
@@ -28,6 +35,7 @@ public:
             t.name = std::to_string(i);
             t.bytes = specs_[i].bytes;
             t.producer = i;
+            t.alias_of = specs_[i].alias_of;
             w.tensors.push_back(t);
         }
         for (int i = 0; i < n; ++i) {
@@ -62,6 +70,7 @@ private:
         std::uint64_t bytes;
         std::vector<TensorId> inputs, release;
         std::vector<std::uint64_t> scratch;
+        TensorId alias_of = -1;
     };
     std::vector<Spec> specs_;
 };

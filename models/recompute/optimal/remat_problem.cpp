@@ -8,8 +8,6 @@ namespace memsim::optimal {
 
 namespace {
 
-TensorId storage_of(const Workload& w, TensorId t) { return w.tensors[t].alias_of >= 0 ? w.tensors[t].alias_of : t; }
-
 int add_value(RematProblem& p, TensorId t, int origin, bool recomputable) {
     const auto id = static_cast<int>(p.values.size());
     Value v;

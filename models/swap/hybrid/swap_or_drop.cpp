@@ -25,14 +25,15 @@ std::uint64_t regeneration_peak_bytes(const SwapOrDropView& view, TensorId t) {
         if (!expanded) {
             peak[u] = 0;  // in progress: a cycle back to it counts nothing more
             stack.push_back({u, true});
-            for (TensorId in : op.inputs)
+            for (TensorId in : storages_read(w, op))
                 if (missing(in) && !peak.contains(in)) stack.push_back({in, false});
             continue;
         }
+        const std::vector<TensorId> reads = storages_read(w, op);
         std::uint64_t inputs = 0;
-        for (TensorId in : op.inputs) inputs += w.tensors[in].bytes;
+        for (TensorId in : reads) inputs += w.tensors[in].bytes;
         std::uint64_t p = inputs + w.tensors[u].bytes;
-        for (TensorId in : op.inputs)
+        for (TensorId in : reads)
             if (missing(in)) p = std::max(p, inputs - w.tensors[in].bytes + peak[in]);
         peak[u] = p;
     }
@@ -45,7 +46,7 @@ bool swap_is_cheaper(const SwapOrDropView& view, TensorId t) {
     double recompute_ms = view.compute_cost_ms(t);
     const int p = w.tensors[t].producer;
     if (p != kNoOp)
-        for (TensorId in : w.ops[p].inputs)
+        for (TensorId in : storages_read(w, w.ops[p]))
             if (!view.resident(in)) recompute_ms += view.compute_cost_ms(in);
     if (swap_ms < recompute_ms / view.gpu_speed_scale()) return true;
     const auto budget = view.budget_bytes();

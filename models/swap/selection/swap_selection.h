@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "models/platform/transfer_model.h"
 #include "models/policy_table.h"
@@ -45,6 +46,9 @@ public:
     // The row's victim rule, built (nullptr: none).
     [[nodiscard]] std::unique_ptr<VictimRule> victim_rule() const;
     [[nodiscard]] bool spills_heuristic_victims() const { return flags_.spills_heuristic_victims; }
+    // The roles whose tensors, constants included, this selection moves whatever their
+    // kind (a swap by role); the others move only feature maps.
+    [[nodiscard]] virtual std::vector<TensorRole> moved_roles() const { return {}; }
 
 private:
     friend struct SwapSelectionBuilder;

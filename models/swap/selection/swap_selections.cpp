@@ -11,6 +11,9 @@ std::unique_ptr<SwapSelection> make_feature_maps_selection(const PolicyParams&);
 std::unique_ptr<SwapSelection> make_budget_selection(const PolicyParams&);         // budget_selection.cpp
 std::unique_ptr<SwapSelection> make_fixed_buffer_selection(const PolicyParams&);   // fixed_buffer_selection.cpp
 std::unique_ptr<SwapSelection> make_hideable_selection(const PolicyParams&);       // hideable_selection.cpp
+std::unique_ptr<SwapSelection> make_parameters_selection(const PolicyParams&);     // role_selection.cpp
+std::unique_ptr<SwapSelection> make_optimizer_state_selection(const PolicyParams&);
+std::unique_ptr<SwapSelection> make_roles_selection(const PolicyParams&);
 
 std::span<const SwapSelectionRow> swap_selections() {
     static const std::array selections{
@@ -23,6 +26,15 @@ std::span<const SwapSelectionRow> swap_selections() {
                          {.needs_budget = true, .victim_rule = "fixed_buffer", .spills_heuristic_victims = true}},
         SwapSelectionRow{"hideable", "feature maps whose I/O the disk can hide, most memory per ms of exposed I/O first",
                          make_hideable_selection, {}, {.victim_rule = "budget"}},
+        SwapSelectionRow{"parameters", "every parameter, out over its longest idle gap (forward to backward, or backward to step)",
+                         make_parameters_selection},
+        SwapSelectionRow{"optimizer_state", "every optimizer state tensor, out from the step's start until the optimizer step reads it",
+                         make_optimizer_state_selection},
+        SwapSelectionRow{"roles", "every tensor whose role is listed (e.g. roles: optimizer_state, parameter), out over its longest idle gap",
+                         make_roles_selection,
+                         {text_param("roles", "the roles swapped, separated by commas: parameter, gradient, optimizer_state, "
+                                              "activation, input, other")
+                              .or_default_text("optimizer_state, parameter")}},
     };
     return selections;
 }

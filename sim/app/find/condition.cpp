@@ -231,6 +231,7 @@ void collect_fields(const ConditionNode& node, std::vector<std::string>& out) {
 std::vector<std::string> summary_fields() {
     std::vector<std::string> names = field_names(to_json(Summary{}));
     names.push_back("message");  // written only when the status is not ok
+    names.push_back("live_peak_by_role");  // written only when the workload says roles
     names.push_back("scenario_resolved");
     return names;
 }

@@ -4,7 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "models/allocators.h"
 #include "models/swap/mode/swap_mode.h"
+#include "models/swap/selection/swap_selection.h"
 #include "models/swap/swap_plan.h"
 #include "models/swap/swap_warnings.h"
 #include "sim/app/run/memory_floor.h"
@@ -95,7 +97,7 @@ std::vector<std::string> scenario_warnings(const Scenario& s) {
         warnings.push_back(fmt::format("platform.disk has no effect: swap mode '{}' never uses the disk", p.swap.mode));
     // Every planner counts live bytes (docs/optimal.md): under another allocator its plan
     // may not fit, and a stop then says nothing about what the allocator could have fitted.
-    if (!p.recompute.planner.empty() && p.allocator != "os")
+    if (!p.recompute.planner.empty() && !footprint_is_live_bytes(p.allocator))
         warnings.push_back(fmt::format("policy.recompute.planner '{}' plans in live bytes (as allocator os): it ignores "
                                        "allocator '{}' (its rounding and cache), so its plan may not fit the budget under it",
                                        p.recompute.planner, p.allocator));
@@ -104,6 +106,15 @@ std::vector<std::string> scenario_warnings(const Scenario& s) {
 }
 
 namespace {
+
+// The roles the scenario's swap selection moves, constants included (none when it swaps
+// nothing).
+std::vector<TensorRole> moved_roles(const Scenario& s) {
+    const SwapModeRow* mode = find_row(swap_modes(), s.policy.swap.mode);
+    const SwapSelectionRow* selection = find_row(swap_selections(), s.policy.swap.select);
+    if (!mode || !mode->flags.moves_tensors || !selection) return {};
+    return make_swap_selection(*selection, s.policy.swap.select_params)->moved_roles();
+}
 
 std::uint64_t no_policy_live_peak(const Workload& w) {
     const std::vector<std::int64_t> live = live_bytes_during(w);
@@ -115,7 +126,7 @@ std::uint64_t no_policy_live_peak(const Workload& w) {
 std::vector<std::string> run_warnings(const Scenario& s, const Workload& w, const Summary& sm) {
     std::vector<std::string> warnings = scenario_warnings(s);
     if (sm.status == "oom")  // what no policy can go below (sim/app/run/memory_floor.h)
-        if (auto note = memory_floor_note(w, no_policy_live_peak(w), sm.budget_bytes, s.policy.allocator))
+        if (auto note = memory_floor_note(w, no_policy_live_peak(w), sm.budget_bytes, s.policy.allocator, moved_roles(s)))
             warnings.push_back(std::move(*note));
     const SwapModeRow* mode_row = find_row(swap_modes(), s.policy.swap.mode);
     if (!mode_row || sm.status != "ok") return warnings;  // a stopped run's counters are partial

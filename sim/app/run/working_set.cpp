@@ -5,17 +5,6 @@
 
 namespace memsim {
 
-namespace {
-
-TensorId storage_of(const Workload& w, TensorId t) {
-    // Alias chains are short and acyclic (the loaders check them); the bound keeps a
-    // workload built in code from looping.
-    for (std::size_t hops = 0; w.tensors[t].alias_of >= 0 && hops < w.tensors.size(); ++hops) t = w.tensors[t].alias_of;
-    return t;
-}
-
-}  // namespace
-
 std::uint64_t op_working_set_bytes(const Workload& w, int op) {
     const Op& o = w.ops[op];
     std::vector<TensorId> storages;

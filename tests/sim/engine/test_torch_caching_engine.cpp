@@ -53,10 +53,13 @@ TEST_CASE("torch_caching in the engine: the static replay's peak, and reserved >
 }
 
 TEST_CASE("torch_caching in the engine: every policy family, the budget as the device's capacity, budget_ratio of the live bytes") {
-    // Traced MobileNetV2 at batch 8 in 70% of its live-bytes peak: with expandable segments
-    // dynamic recomputation, swapping and the hybrid fit; with fixed segments the same
-    // policies run out of memory at op 745 (hardtanh_backward): fragmentation is what
-    // differs. The planned recomputation sublinear fits either way at 80%.
+    // Traced MobileNetV2 at batch 8 in 70% of its live-bytes peak: dynamic recomputation,
+    // swapping and the hybrid fit with expandable segments and with fixed ones, the reserved
+    // peak under the budget. (Before storages were planned on, a tensor read later only
+    // through a view looked unused and was never evicted: fixed segments then ran out of
+    // memory at op 745.) At 65% fragmentation costs time: dtr recomputes more with fixed
+    // segments (7254.850 ms) than with expandable ones (4800.709 ms). The planned
+    // recomputation sublinear fits either way at 80%.
     const std::string mobilenet = std::string(MEMSIM_SOURCE_DIR) + "/examples/traced/mobilenet_v2_b8.log";
     const Workload w = load_dtr_log(mobilenet);
     std::unique_ptr<Allocator> os = make_allocator("os");
@@ -81,9 +84,13 @@ TEST_CASE("torch_caching in the engine: every policy family, the budget as the d
         CHECK(fits.summary.caching->reserved_peak_bytes <= *fits.summary.budget_bytes);
         CHECK(fits.summary.evictions > 0);
         const RunResult fixed = run_policy("", 0.7, extra);
-        CHECK(fixed.summary.status == "oom");
-        CHECK_THAT(fixed.summary.message, Catch::StartsWith("out of memory at op 745 (hardtanh_backward)"));
+        CHECK(fixed.summary.status == "ok");
+        REQUIRE(fixed.summary.budget_bytes);
+        CHECK(fixed.summary.caching->reserved_peak_bytes <= *fixed.summary.budget_bytes);
     }
+    const std::string dtr = ", recompute: {heuristic: dtr}";
+    CHECK(run_policy("", 0.65, dtr).summary.time_ms == Approx(7254.850).margin(5e-4));
+    CHECK(run_policy("expandable_segments:True", 0.65, dtr).summary.time_ms == Approx(4800.709).margin(5e-4));
     for (const std::string conf : {"", "expandable_segments:True"}) {
         INFO("sublinear " << conf);
         // A planner's plan is made by the run pipeline (simulate() alone runs every op once).

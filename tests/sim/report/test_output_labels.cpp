@@ -102,6 +102,27 @@ TEST_CASE("memory by kind of the journey fixture, worked out by hand") {
     }
 }
 
+TEST_CASE("memory by kind fills by role where the workload says roles") {
+    Workload w = journey_workload();
+    w.tensors[0].role = TensorRole::parameter;  // w
+    w.tensors[1].role = TensorRole::input;      // x
+    w.tensors[4].role = TensorRole::gradient;   // g; a1 and a2 keep the rule (activations)
+    const std::vector<MemoryByKindRow> rows = memory_by_kind(journey_log(), w);
+    REQUIRE(!rows.empty());
+    using B = std::array<std::uint64_t, kMemoryKinds>;
+    // At 0: w 1000 B (parameters), x 2000 B (inputs), a1 4000 B (activations).
+    CHECK(rows.front().time_ms == 0);
+    const auto at = [&](double t) {
+        B last{};
+        for (const MemoryByKindRow& r : rows)
+            if (r.time_ms <= t) last = r.bytes;
+        return last;
+    };
+    CHECK(at(0) == B{0, 4000, 0, 0, 0, 0, 1000, 0, 2000});
+    CHECK(at(9) == B{0, 8000, 3000, 0, 0, 0, 1000, 0, 2000});  // g: a gradient by role and by the rule alike
+    CHECK(std::string(memory_kind_name(MemoryKind::OptimizerState)) == "optimizer state");
+}
+
 TEST_CASE("memory by kind is empty when the log has no residency changes") {
     EventLog log;
     log.sample(0, 10, 10, 10);

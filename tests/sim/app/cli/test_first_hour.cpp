@@ -166,9 +166,9 @@ TEST_CASE("first hour: headers say what applied: a changed disk and no prefetch 
     CHECK_THAT(page, !Catch::Contains("<span>overhead <b>"));
     // What no policy can go below: the log's constants are 48000848 B (memsim info), 36%
     // of its 132175096 B peak (126.05 MiB).
-    CHECK_THAT(oom.err, Catch::Contains("memsim: warning: constants (weights, inputs: tensors no policy may evict) are 36% of "
+    CHECK_THAT(oom.err, Catch::Contains("memsim: warning: constants (weights, inputs: tensors no eviction moves; a swap by role can, policy.swap.select: roles) are 36% of "
                                         "the no-policy peak (45.78 MiB of 126.05 MiB); with operator ") &&
-                            Catch::Contains("no policy can go below "));
+                            Catch::Contains("no policy that keeps them on the GPU can go below "));
 
     // A DTR log has no batch: info says none rather than 0.
     const Outcome info = run_memsim("info --dtr-log examples/traced/resnet18_b2.log --json");

@@ -44,11 +44,31 @@ TEST_CASE("memory floor: the note gives the constants' share of the peak and the
     const Workload w = with_constants();
     // Against a peak of 3000 B: 1500 / 3000 = 50%, 1750 / 3000 = 58%.
     CHECK(memory_floor_note(w, 3000, 1600) ==
-          "constants (weights, inputs: tensors no policy may evict) are 50% of the no-policy peak (1.46 KiB of 2.93 KiB); "
-          "with operator 2 'op2' running beside them no policy can go below 1.71 KiB (58% of the peak): the budget 1.56 KiB "
+          "constants (weights, inputs: tensors no eviction moves; a swap by role can, policy.swap.select: roles) are 50% of the no-policy peak (1.46 KiB of 2.93 KiB); "
+          "with operator 2 'op2' running beside them no policy that keeps them on the GPU can go below 1.71 KiB (58% of the peak): the budget 1.56 KiB "
           "is below it");
     CHECK_THAT(*memory_floor_note(w, 3000, 2000), Catch::EndsWith("; the budget 1.95 KiB is above it, so another policy may fit"));
     // No constants: nothing to say.
     const Workload plain = test::WorkloadBuilder().op(1, 100, {}, {}).build(1);
     CHECK_FALSE(memory_floor_note(plain, 100, 50));
+}
+
+TEST_CASE("memory floor: constants of the roles a swap by role moves are not pinned") {
+    Workload w = with_constants();
+    w.tensors[3].role = TensorRole::parameter;  // W
+    w.tensors[4].role = TensorRole::input;      // C
+    // W moved: C alone is pinned (from op2). op0: t0 + W (its own input) = 1100; op1: t0 + t1
+    // = 300; op2: C + t1 + t2 + W = 1750 (W is op2's input, resident while op2 runs).
+    const MemoryFloor f = memory_floor(w, {TensorRole::parameter});
+    CHECK(f.pinned_bytes == 500);
+    CHECK(f.floor_bytes == 1750);
+    CHECK(f.op == 2);
+    // Everything moved: op1 needs only its own tensors.
+    const MemoryFloor none = memory_floor(w, {TensorRole::parameter, TensorRole::input});
+    CHECK(none.pinned_bytes == 0);
+    CHECK(none.floor_bytes == 1750);  // op2's own tensors: W, C, t1, t2
+    CHECK_THAT(*memory_floor_note(w, 3000, 1600, "os", {TensorRole::parameter}),
+               Catch::StartsWith("constants (those this run's swap selection keeps on the GPU: roles other than parameter) are "
+                                 "17% of the no-policy peak (500 B of 2.93 KiB)"));
+    CHECK_FALSE(memory_floor_note(w, 3000, 1600, "os", {TensorRole::parameter, TensorRole::input}).has_value());
 }

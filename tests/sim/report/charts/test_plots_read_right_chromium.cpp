@@ -110,7 +110,7 @@ TEST_CASE("plots read right chromium: compare's plots rank the policies by label
                                  dir.string());
     INFO(o.out << o.err);
     REQUIRE(o.code == 0);
-    CHECK_THAT(o.out, Catch::Contains("out of memory: constants (weights, inputs: tensors no policy may evict) are 36% of the "
+    CHECK_THAT(o.out, Catch::Contains("out of memory: constants (weights, inputs: tensors no eviction moves; a swap by role can, policy.swap.select: roles) are 36% of the "
                                       "no-policy peak"));
     std::vector<std::string> ranked;  // the policies as the table ranks them
     const std::regex row(R"(\n  (?:\d+|-) +(\S.*?\S) +(ok|oom|thrash|error) )");
@@ -134,10 +134,11 @@ TEST_CASE("plots read right chromium: compare's plots rank the policies by label
     CHECK_THAT(probe_value(time, "legend"), Catch::Contains("the best: " + ranked.front()) &&
                                                 Catch::Contains("no memory policy: 3146.09 ms"));
     CHECK(probe_value(time, "marked") == "1");
-    // One cross per point without a result: the four families above and the two async
-    // prefetch rules that ran out of memory (results.csv has every run).
+    // One cross per point without a result: the four families above (results.csv has every
+    // run; the two async prefetch rules that also ran out of memory fit since a storage read
+    // later through a view is swapped out and read back, docs/workloads.md).
     const int failed = count_matches(read_file(dir / "results.csv"), std::regex("\n\\d{4},[^\n]*,(oom|thrash|error),"));
-    CHECK(failed == 6);
+    CHECK(failed == 4);
     CHECK(probe_value(time, "failed") == std::to_string(failed));
     CHECK(probe_value(time, "series_crosses") == "0");
 
