@@ -210,12 +210,14 @@ class Recorder(TorchDispatchMode):
         if first:
             self.regions[region].append(index)
             return None
+        # The re-run repeats the forward's ops in order, with a few of its own (detach of
+        # the saved inputs): an op re-runs the next forward op of its name.
         forward = self.regions.get(region, [])
-        k = position[0]
-        position[0] += 1
-        if k < len(forward) and self.op_names[forward[k]] == op:
-            self.recomputed_count += 1
-            return forward[k]
+        for k in range(position[0], len(forward)):
+            if self.op_names[forward[k]] == op:
+                position[0] = k + 1
+                self.recomputed_count += 1
+                return forward[k]
         return None
 
     # ---- operators ----------------------------------------------------------------
