@@ -1,10 +1,9 @@
 // Roles of an MNN profile's tensors: the weights the update writes (no operator releases
-// them) are the parameters, counted by hand on the project's example MLP and on the two
-// shared profiles.
+// them) are the parameters, counted by hand on the project's example MLP (the shared
+// profiles: tests/shared/test_mnn_roles_shared.cpp).
 #include <catch2/catch.hpp>
 
 #include "models/workload/mnn_profile.h"
-#include "shared_data.h"
 
 using namespace memsim;
 
@@ -33,13 +32,4 @@ TEST_CASE("mnn roles: the example MLP's weights and biases are its parameters") 
     CHECK(p.bytes == 4 * 1195018);
     CHECK(totals(w, TensorRole::activation).count > 0);
     CHECK(w.role_rule.rfind("mnn profile: parameters = tensors no operator releases", 0) == 0);
-}
-
-TEST_CASE("mnn roles: MobilenetV2 and Squeezenet parameters", "[shared]") {
-    const RoleTotals mobilenet = totals(load_mnn_profile(test::shared_profile("MobilenetV2"), 4), TensorRole::parameter);
-    CHECK(mobilenet.count == 158);
-    CHECK(mobilenet.bytes == 14024612);  // 3.5 M float32 parameters
-    const RoleTotals squeezenet = totals(load_mnn_profile(test::shared_profile("Squeezenet"), 4), TensorRole::parameter);
-    CHECK(squeezenet.count == 52);
-    CHECK(squeezenet.bytes == 2962216);
 }
