@@ -45,6 +45,30 @@ class TracedTinyNetwork(unittest.TestCase):
         self.assertEqual(facts["forward_end"], 18)
 
 
+class TracedTrainingSteps(unittest.TestCase):
+    """memsim reads what the tracer records of the step the user wrote
+    (tools/trace/tests/step_factories.py; counts in test_training_step)."""
+
+    def trace_then_info(self, *args):
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, "t.log")
+            done = memsim("trace", *args, "--batch", "2", "--repeat", "1", "--no-rss", "-q", "--out", log)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            return info(log)
+
+    def test_a_checkpointed_model_reports_its_recomputation(self):
+        facts = self.trace_then_info("tools/trace/tests/step_factories.py:checkpointed")
+        self.assertEqual(facts["model_recomputed_ops"], 3)  # relu, t and addmm of Mlp.head
+        self.assertEqual(facts["role_rule"], "recorded in the log (ROLE, ROLES)")
+        self.assertNotIn("model_recomputed_ops", self.trace_then_info("tools/trace/tests/step_factories.py:plain"))
+
+    def test_micro_batches(self):
+        facts = self.trace_then_info("tools/trace/tests/step_factories.py:plain", "--micro-batches", "3",
+                                     "--optimizer", "adamw")
+        self.assertEqual(facts["micro_batches"], 3)
+        self.assertEqual(facts["forward_end_rule"], "dtr log: BACKWARD annotation of the first of 3 micro-batches")
+
+
 class ShippedResnet18(unittest.TestCase):
     """examples/traced/resnet18_b2.log: written by memsim trace on this project's machine."""
 
