@@ -186,28 +186,10 @@ def op_time_warning(op_time_sum_ns: int, untraced_ns: int) -> Optional[str]:
             f"and every overhead is relative to it; most likely {why} (a quiet machine or a larger --repeat narrows it)")
 
 
-def trace(spec: str, out: str, batch: int = 1, input_shape=None, optimizer_name: Optional[str] = None,
-          device: str = "cpu", repeat: int = 3, measure_rss: bool = True, log=print, progress: Progress = None,
-          micro_batches: int = 1) -> dict:
-    """Traces `spec` (a torchvision model name or FILE.py:factory) into the log `out` and
-    its sidecar; returns the sidecar's content."""
-    if batch < 1:
-        raise TraceError(f"--batch must be >= 1, got {batch}")
-    if micro_batches < 1:
-        raise TraceError(f"--micro-batches must be >= 1, got {micro_batches}")
-    if repeat < 1:
-        raise TraceError(f"--repeat must be >= 1, got {repeat}")
-    if device == "cuda" and not torch.cuda.is_available():
-        raise TraceError("--device cuda: torch sees no CUDA device here; use --device cpu")
-    check_output(out)
-    measure_rss = measure_rss and device == "cpu"
-    if progress is None:
-        progress = Progress(6 if measure_rss else 5, stream=None)
-    started = time.perf_counter()
-    progress.start(f"building {spec} (batch {batch})")
-    workload = load_workload(spec, batch, input_shape, device)
-    workload.model.train()
-    optimizer, optimizer_label = choose_optimizer(workload, optimizer_name, spec)
+def record_iteration(workload, optimizer, spec: str, repeat: int, device: str, micro_batches: int, progress: Progress):
+    """Passes 2 to 5 (docs/tracing.md): the warm-up, the untraced iterations, the recorded
+    one and the timing ones. Returns (the recorder, each operator's median time in ns,
+    the untraced iterations' times in ns)."""
     sync = _synchronizer(device)
     progress.start("warm-up iteration")
     _first_iteration(workload, optimizer, spec, micro_batches)
@@ -256,7 +238,13 @@ def trace(spec: str, out: str, batch: int = 1, input_shape=None, optimizer_name:
     finally:
         gc.enable()
     times = [int(round(statistics.median(column))) for column in zip(*timings)]
+    return recorder, times, untraced
 
+
+def log_and_sidecar(workload, recorder, times, untraced, batch, optimizer_label: str, device: str, repeat: int,
+                    micro_batches: int):
+    """The log's lines (text, each operator's TIME its median) and the sidecar (a dict,
+    without the resident-set pass and the tracing time)."""
     lines = []
     for d in recorder.lines:
         if "TIME" in d:
@@ -289,6 +277,35 @@ def trace(spec: str, out: str, batch: int = 1, input_shape=None, optimizer_name:
         meta["micro_batches"] = micro_batches
     if recorder.recomputed_count:
         meta["recomputed_ops"] = recorder.recomputed_count  # torch.utils.checkpoint's re-run forward
+    return lines, meta
+
+
+def trace(spec: str, out: str, batch: int = 1, input_shape=None, optimizer_name: Optional[str] = None,
+          device: str = "cpu", repeat: int = 3, measure_rss: bool = True, log=print, progress: Progress = None,
+          micro_batches: int = 1) -> dict:
+    """Traces `spec` (a torchvision model name or FILE.py:factory) into the log `out` and
+    its sidecar; returns the sidecar's content."""
+    if batch < 1:
+        raise TraceError(f"--batch must be >= 1, got {batch}")
+    if micro_batches < 1:
+        raise TraceError(f"--micro-batches must be >= 1, got {micro_batches}")
+    if repeat < 1:
+        raise TraceError(f"--repeat must be >= 1, got {repeat}")
+    if device == "cuda" and not torch.cuda.is_available():
+        raise TraceError("--device cuda: torch sees no CUDA device here; use --device cpu")
+    check_output(out)
+    measure_rss = measure_rss and device == "cpu"
+    if progress is None:
+        progress = Progress(6 if measure_rss else 5, stream=None)
+    started = time.perf_counter()
+    progress.start(f"building {spec} (batch {batch})")
+    workload = load_workload(spec, batch, input_shape, device)
+    workload.model.train()
+    optimizer, optimizer_label = choose_optimizer(workload, optimizer_name, spec)
+    recorder, times, untraced = record_iteration(workload, optimizer, spec, repeat, device, micro_batches, progress)
+
+    lines, meta = log_and_sidecar(workload, recorder, times, untraced, batch, optimizer_label, device, repeat,
+                                  micro_batches)
     if measure_rss:
         progress.start("resident-set measurement of one untraced iteration, in its own process")
         meta["rss"] = _rss(spec, batch, list(input_shape) if input_shape else None, optimizer_name, device,

@@ -122,6 +122,19 @@ class Checkpointing(unittest.TestCase):
         self.assertNotIn("recomputed_ops", plain)
 
 
+class LiveModule(unittest.TestCase):
+    def test_trace_module_writes_what_a_factory_trace_writes(self):
+        from tools.trace.live import trace_module
+        from tools.trace.tests.step_factories import own_adamw
+
+        _, from_file = traced("own_adamw", micro_batches=2)
+        model, inputs, labels, loss_fn, optimizer = own_adamw()
+        lines, meta = trace_module(model, inputs, labels, loss_fn, optimizer=optimizer, micro_batches=2, repeat=1)
+        untimed = lambda ds: [{k: v for k, v in d.items() if k != "TIME"} for d in ds]  # noqa: E731
+        self.assertEqual(untimed(json.loads(l) for l in lines), untimed(from_file))
+        self.assertEqual((meta["optimizer"], meta["micro_batches"], meta["batch"]), ("AdamW (given)", 2, 2))
+
+
 class ModelOutput(unittest.TestCase):
     def test_a_model_printing_to_stdout_and_stderr_traces_with_the_resident_set_pass(self):
         meta, _ = traced("chatty", measure_rss=True)
