@@ -34,6 +34,21 @@ std::map<std::string, std::string> roles_by_name(const Workload& w) {
     return out;
 }
 
+}  // namespace
+
+namespace Catch {
+template <>
+struct StringMaker<std::map<std::string, std::string>> {
+    static std::string convert(const std::map<std::string, std::string>& m) {
+        std::string out;
+        for (const auto& [k, v] : m) out += k + "=" + v + " ";
+        return out;
+    }
+};
+}  // namespace Catch
+
+namespace {
+
 const std::string kHeader = R"({"ANNOTATION":"START","INSTRUCTION":"ANNOTATE"}
 {"INSTRUCTION":"CONSTANT","NAME":"w","ROLE":"parameter"}
 {"INSTRUCTION":"MEMORY","MEMORY":"100","NAME":"w"}
@@ -90,10 +105,11 @@ TEST_CASE("dtr log keys: a log without them loads with no FLOPs, no dtype and no
     CHECK(w.micro_batches.empty());
     CHECK(w.forward_end == 1);
     CHECK(w.forward_end_rule == "dtr log: BACKWARD annotation");
-    // No optimizer step: the constant stays 'other', forward outputs are activations (y$,
-    // relu_'s version of y, too), the backward's output is 'other'.
+    // No optimizer step: the constant stays 'other' and so does v, a view of it (ALIAS 0:
+    // the call's argument w); forward outputs are activations (y$, relu_'s version of y,
+    // too), the backward's output is 'other'.
     CHECK(roles_by_name(w) == std::map<std::string, std::string>{
-                                  {"w", "other"}, {"y", "activation"}, {"v", "activation"}, {"y$", "activation"}, {"r", "other"}});
+                                  {"w", "other"}, {"y", "activation"}, {"v", "other"}, {"y$", "activation"}, {"r", "other"}});
     CHECK(w.role_rule.rfind("inferred from no optimizer step in the log", 0) == 0);
 }
 
