@@ -276,17 +276,17 @@ TEST_CASE("dtr log keys error: a micro-batch without its BACKWARD annotation") {
 }
 
 TEST_CASE("dtr log roles: the shipped GPT trace has 4 bytes per parameter and Adam state twice that") {
-    // examples/traced/gpt_b2.log: tools/trace/examples/gpt.py at its defaults has
+    // examples/traced/gpt_b8.log: tools/trace/examples/gpt.py at its defaults has
     // V·h + s·h + L·(12h² + 13h) + 2h = 512·64 + 64·64 + 2·(12·64² + 13·64) + 2·64 = 136,960
     // parameters; AdamW keeps two moments per parameter and a 4-byte step counter for each
     // of its 28 parameter tensors.
-    const Workload w = load_dtr_log(std::string(MEMSIM_SOURCE_DIR) + "/examples/traced/gpt_b2.log");
+    const Workload w = load_dtr_log(std::string(MEMSIM_SOURCE_DIR) + "/examples/traced/gpt_b8.log");
     std::map<TensorRole, std::uint64_t> constant_bytes;
     for (const Tensor& t : w.tensors)
         if (t.constant && t.alias_of < 0) constant_bytes[t.role] += t.bytes;
     CHECK(constant_bytes[TensorRole::parameter] == 4 * 136960);
     CHECK(constant_bytes[TensorRole::optimizer_state] == 2 * 4 * 136960 + 28 * 4);
-    CHECK(constant_bytes[TensorRole::input] == 2 * 2 * 64 * 8);  // tokens and labels, int64
+    CHECK(constant_bytes[TensorRole::input] == 2 * 8 * 64 * 8);  // tokens and labels: 8 x 64 int64 each
     CHECK(w.role_rule == "recorded in the log (ROLE, ROLES)");
     std::uint64_t gradient_bytes = 0;
     for (const Tensor& t : w.tensors)

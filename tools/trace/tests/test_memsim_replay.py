@@ -101,7 +101,7 @@ class ShippedResnet18(unittest.TestCase):
         self.assertEqual(summary["ops"], self.meta["ops"])
 
     def test_the_published_simulator_can_run_every_shipped_log(self):
-        for name in ("resnet18_b2.log", "mobilenet_v2_b8.log", "gpt_b2.log"):
+        for name in ("resnet18_b2.log", "mobilenet_v2_b8.log", "gpt_b8.log"):
             self.assertEqual(published_runtime_problems(os.path.join(REPO, "examples", "traced", name)), [])
 
     def test_dtr_at_60_to_90_percent_runs(self):

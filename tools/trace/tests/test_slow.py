@@ -17,7 +17,7 @@ TRACED = os.path.join(REPO, "examples", "traced")
 SHIPPED_LOGS = [
     ("resnet18_b2.log", ["resnet18", "--batch", "2"]),
     ("mobilenet_v2_b8.log", ["mobilenet_v2", "--batch", "8", "--input-shape", "3,96,96"]),
-    ("gpt_b2.log", ["tools/trace/examples/gpt.py:gpt", "--batch", "2"]),
+    ("gpt_b8.log", ["tools/trace/examples/gpt.py:gpt", "--batch", "8"]),
 ]
 EXAMPLE = os.path.join(REPO, "tools", "trace", "examples", "language_models.py")
 
