@@ -62,6 +62,16 @@ class TracedTrainingSteps(unittest.TestCase):
         self.assertEqual(facts["role_rule"], "recorded in the log (ROLE, ROLES)")
         self.assertNotIn("model_recomputed_ops", self.trace_then_info("tools/trace/tests/step_factories.py:plain"))
 
+    def test_a_model_printing_to_stdout_traces_through_memsim_with_every_pass(self):
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, "t.log")
+            done = memsim("trace", "tools/trace/tests/step_factories.py:chatty", "--batch", "2", "--repeat", "1", "-q",
+                          "--out", log)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            self.assertIn("forward pass: {", done.stdout)  # the model's own prints reach the user
+            with open(log + ".meta.json") as f:
+                self.assertNotIn("error", json.load(f)["rss"])
+
     def test_micro_batches(self):
         facts = self.trace_then_info("tools/trace/tests/step_factories.py:plain", "--micro-batches", "3",
                                      "--optimizer", "adamw")
