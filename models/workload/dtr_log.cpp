@@ -14,7 +14,9 @@
 
 #include "models/checked_math.h"
 #include "models/io/input_file.h"
+#include "models/workload/dtr_log_keys.h"
 #include "models/workload/dtr_log_lines.h"
+#include "models/workload/dtr_log_roles.h"
 #include "models/workload/input_error.h"
 #include "models/workload/workload_limits.h"
 
@@ -90,6 +92,10 @@ private:
         references_.clear();
         storage_values_.clear();
         pending_release_.clear();
+        recorded_role_.clear();
+        writes_ = DtrWrites{};
+        micro_batches_.clear();
+        micro_batch_lines_.clear();
         backward_at_ = -1;
     }
 
@@ -113,6 +119,8 @@ private:
         const auto t = static_cast<TensorId>(w_.tensors.size());
         w_.tensors.push_back(Tensor{name, bytes, producer, false, constant, alias_of});
         references_.push_back(0);
+        recorded_role_.push_back(0);
+        writes_.previous_version.push_back(-1);
         arrival_.push_back(constant ? static_cast<int>(w_.ops.size()) : -1);
         storage_values_.push_back(0);
         ++storage_values_[storage_of(t)];
@@ -165,14 +173,22 @@ private:
         const std::string instruction = it->get<std::string>();
         if (instruction == "ANNOTATE") {
             const std::string annotation = string_field(line, "ANNOTATION");
-            if (annotation == "BACKWARD" && backward_at_ < 0) backward_at_ = static_cast<int>(w_.ops.size());
-            else if (annotation != "START" && annotation != "BACKWARD")
+            const int ops = static_cast<int>(w_.ops.size());
+            if (annotation == "BACKWARD") {
+                if (backward_at_ < 0) backward_at_ = ops;
+                if (!micro_batches_.empty() && micro_batches_.back().forward_end < 0) micro_batches_.back().forward_end = ops;
+            } else if (annotation == "MICRO_BATCH") {
+                micro_batch(line, ops);
+            } else if (annotation != "START") {
                 fail(line, fmt::format("unknown ANNOTATION \"{}\"", annotation));
+            }
         } else if (instruction == "CONSTANT") {
             const std::string name = string_field(line, "NAME");
             const Line memory = next_line(line, "MEMORY", name);
             const auto bytes = static_cast<std::uint64_t>(integer_field(memory, "MEMORY", 0));
-            bind(line, name, new_tensor(name, bytes, kNoOp, true, -1));
+            const TensorId t = new_tensor(name, bytes, kNoOp, true, -1);
+            set_role(t, dtr_role_key(path_, line));
+            bind(line, name, t);
         } else if (instruction == "CALL") {
             call(line);
         } else if (instruction == "MUTATE") {
@@ -208,7 +224,10 @@ private:
         op.cost_ms = static_cast<double>(integer_field(line, "TIME", 0)) / 1e6;
         for (const std::string& arg : string_list(line, "ARGS")) op.inputs.push_back(lookup(line, arg, "CALL argument"));
         const int index = static_cast<int>(w_.ops.size());
-        for (const std::string& result : string_list(line, "RESULT")) {
+        read_dtr_op_keys(path_, line, index, op);
+        const std::vector<std::string> results = string_list(line, "RESULT");
+        const auto roles = dtr_roles_key(path_, line, results.size());
+        for (const std::string& result : results) {
             const Line memory = next_line(line, "MEMORY", result);
             const auto bytes = static_cast<std::uint64_t>(integer_field(memory, "MEMORY", 0));
             const Line alias = next_line(memory, "ALIAS", result);
@@ -222,8 +241,13 @@ private:
             }
             const TensorId t = new_tensor(result, alias_of >= 0 ? 0 : bytes, index, false, alias_of);
             bind(line, result, t);
+            if (roles) set_role(t, (*roles)[op.outputs.size()]);
             op.outputs.push_back(t);
         }
+        // An in-place operator ("add_") writes its first argument (the tracer's write to a
+        // constant: a CALL with a 0-byte result).
+        const bool in_place = !op.inputs.empty() && op_name.size() > 1 && op_name.back() == '_';
+        writes_.by_op.push_back(in_place ? std::vector<TensorId>{storage_of(op.inputs[0])} : std::vector<TensorId>{});
         w_.ops.push_back(std::move(op));
     }
 
@@ -236,10 +260,11 @@ private:
         const auto it = line.value.find("MUTATE");
         if (it == line.value.end() || !it->is_array()) fail(line, "field MUTATE must be a list of argument indices");
         const int index = static_cast<int>(w_.ops.size());
+        read_dtr_op_keys(path_, line, index, op);
         std::vector<std::pair<std::string, TensorId>> replaced;
         std::vector<char> mutated(args.size(), 0);
         for (const json& m : *it) {
-            const long long k = mutate_index(line, m);
+            const long long k = dtr_mutate_index(path_, line, m);
             if (k < 0 || k >= static_cast<long long>(args.size()))
                 fail(line, fmt::format("MUTATE index {} is not an argument index (the call has {} arguments)", m.dump(),
                                        args.size()));
@@ -255,9 +280,14 @@ private:
                                            "(each mutated tensor once)",
                                            replaced[j].first, name));
             const TensorId fresh = new_tensor(name + "$", w_.tensors[storage_of(old)].bytes, index, false, -1);
+            // A new version is what the old one was (an activation updated in place stays one).
+            if (recorded_role_[storage_of(old)]) set_role(fresh, w_.tensors[storage_of(old)].role);
+            writes_.previous_version[fresh] = storage_of(old);
             op.outputs.push_back(fresh);
             replaced.push_back({name, old});
         }
+        writes_.by_op.emplace_back();
+        for (const auto& [name, old] : replaced) writes_.by_op.back().push_back(storage_of(old));
         w_.ops.push_back(std::move(op));
         // After the op: the names refer to the new versions, the old versions lose a reference.
         for (std::size_t i = 0; i < replaced.size(); ++i) {
@@ -270,22 +300,24 @@ private:
         }
     }
 
-    // An argument index: an integer, or a string holding exactly one ("1"); anything else
-    // ("abc", "1x", 1.5) is an error rather than index 0.
-    long long mutate_index(const Line& line, const json& m) const {
-        if (m.is_number_integer()) return m.get<long long>();
-        if (m.is_string()) {
-            const std::string s = m.get<std::string>();
-            std::size_t used = 0;
-            long long k = -1;
-            try {
-                k = std::stoll(s, &used);
-            } catch (const std::exception&) {
-                used = 0;
-            }
-            if (!s.empty() && used == s.size()) return k;
-        }
-        fail(line, fmt::format("MUTATE index {} is not an integer argument index", m.dump()));
+    void set_role(TensorId t, std::optional<TensorRole> role) {
+        if (!role) return;
+        w_.tensors[t].role = *role;
+        recorded_role_[t] = 1;
+    }
+
+    // ANNOTATE MICRO_BATCH: a micro-batch starts with the next op (ops before the first
+    // annotation belong to the first micro-batch).
+    void micro_batch(const Line& line, int ops) {
+        if (!micro_batches_.empty() && micro_batches_.back().first_op == ops && ops > 0)
+            fail(line, fmt::format("MICRO_BATCH annotation right after the one at line {}: that micro-batch has no operators",
+                                   micro_batch_lines_.back()));
+        if (!micro_batches_.empty() && micro_batches_.back().forward_end < 0)
+            fail(line, fmt::format("MICRO_BATCH annotation, but the micro-batch started at line {} has no BACKWARD "
+                                   "annotation (each micro-batch needs its own)",
+                                   micro_batch_lines_.back()));
+        micro_batches_.push_back(MicroBatch{micro_batches_.empty() ? 0 : ops, -1});
+        micro_batch_lines_.push_back(line.number);
     }
 
     void finish() {
@@ -307,7 +339,17 @@ private:
             if (references_[t] > 0) requests.push_back(t);
         }
         w_.end_of_log_requests = std::move(requests);
-        if (backward_at_ >= 0) {
+        if (!micro_batches_.empty() && micro_batches_.back().forward_end < 0)
+            throw InputError(fmt::format("{}:{}: the micro-batch this MICRO_BATCH annotation starts has no BACKWARD "
+                                         "annotation (each micro-batch needs its own)",
+                                         path_, micro_batch_lines_.back()));
+        if (micro_batches_.size() > 1) {
+            // Rules that know one forward pass keep the first micro-batch's (docs/workloads.md).
+            w_.micro_batches = micro_batches_;
+            w_.forward_end = micro_batches_.front().forward_end;
+            w_.forward_end_rule = fmt::format("dtr log: BACKWARD annotation of the first of {} micro-batches",
+                                              micro_batches_.size());
+        } else if (backward_at_ >= 0) {
             w_.forward_end = backward_at_;
             w_.forward_end_rule = "dtr log: BACKWARD annotation";
         } else {
@@ -320,6 +362,7 @@ private:
                     break;
                 }
         }
+        assign_dtr_roles(w_, recorded_role_, writes_);
     }
 
     std::string path_;
@@ -335,6 +378,10 @@ private:
     std::vector<int> references_;      // per tensor: names referring to it
     std::vector<int> storage_values_;  // per storage: tensors in it still referenced
     std::vector<std::pair<int, TensorId>> pending_release_;
+    std::vector<char> recorded_role_;           // per tensor: the log gave its role
+    DtrWrites writes_;                          // in-place writes, for the roles it infers
+    std::vector<MicroBatch> micro_batches_;     // forward_end -1 until its BACKWARD
+    std::vector<long long> micro_batch_lines_;  // the line of each MICRO_BATCH annotation
     int backward_at_ = -1;
 };
 

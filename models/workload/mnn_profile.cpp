@@ -16,6 +16,7 @@
 
 #include "models/io/input_file.h"
 #include "models/workload/forward_end.h"
+#include "models/workload/mnn_roles.h"
 #include "models/workload/input_error.h"
 #include "models/workload/io_info_reader.h"
 #include "models/workload/mnn_files.h"
@@ -59,6 +60,7 @@ public:
             w_.forward_end = g.forward_end;
             w_.forward_end_rule = g.rule;
         }
+        assign_mnn_roles(w_);
         check_workload_limits(w_);
         return std::move(w_);
     }

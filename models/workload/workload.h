@@ -73,6 +73,9 @@ struct Workload {
     // Gradient accumulation: one entry per micro-batch, in order (empty: one micro-batch,
     // described by forward_end alone). The optimizer step follows the last one.
     std::vector<MicroBatch> micro_batches;
+    // How the tensors' roles were decided (recorded by the source, or which inference
+    // rule; docs/workloads.md, "Roles"); "" where the source sets none.
+    std::string role_rule;
     std::string cost_note;        // where costs came from when not measured for this batch ("" = measured)
     // DTR logs only: the tensors the published runtime requests once more at the end of
     // the log (made resident, then kept), in its order: names in first-binding order, a

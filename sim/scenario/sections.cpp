@@ -20,6 +20,17 @@ WorkloadSpec parse_workload(const YAML::Node& n, const Parser& p) {
         if (w.batch <= 0) p.fail("workload.batch", fmt::format("{} must be >= 1", w.batch));
     }
     if (n["dtr_log"]) w.dtr_log = p.path(n["dtr_log"], "workload.dtr_log");
+    // A log or a snapshot records one iteration as it ran: a key that would shape another
+    // (a profile's batch, a synthetic model's sizes) cannot apply, and is refused rather
+    // than ignored.
+    if (n["dtr_log"] || n["torch_snapshot"])
+        for (const char* key : {"batch", "n", "layers", "width", "seed", "input", "classes"})
+            if (n[key])
+                p.fail(std::string("workload.") + key,
+                       fmt::format("does not apply to a {}: it records one iteration at the batch and sizes it ran "
+                                   "with{} (workload.{} is for profile folders and synthetic models)",
+                                   n["dtr_log"] ? "DTR log" : "torch snapshot",
+                                   n["dtr_log"] ? "; trace again with `memsim trace --batch N` for another batch" : "", key));
     if (n["torch_snapshot"]) w.torch_snapshot = p.path(n["torch_snapshot"], "workload.torch_snapshot");
     if (n["synthetic"]) {
         w.synthetic = p.text(n["synthetic"], "workload.synthetic");

@@ -124,7 +124,10 @@ def main(argv=None) -> int:
     parser.add_argument("--out", help="the log to write (its sidecar is OUT.meta.json)")
     parser.add_argument("--batch", type=int, default=1, help="batch size (default 1)")
     parser.add_argument("--input-shape", type=_shape, help="one sample's shape, e.g. 3,224,224 (default: the model's)")
-    parser.add_argument("--optimizer", choices=OPTIMIZERS, default="sgd", help="optimizer step traced (default sgd)")
+    parser.add_argument("--optimizer", choices=OPTIMIZERS,
+                        help="optimizer step traced (default sgd) for a model whose factory returns none of its own")
+    parser.add_argument("--micro-batches", type=int, default=1,
+                        help="gradient accumulation: K forward and backward passes, then one optimizer step (default 1)")
     parser.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
     parser.add_argument("--repeat", type=int, default=3, help="timing iterations; each op's time is the median")
     parser.add_argument("--no-rss", action="store_true", help="skip the resident-set measurement process")
@@ -161,7 +164,7 @@ def main(argv=None) -> int:
 
         try:
             trace(args.model, args.out, batch=args.batch, input_shape=args.input_shape,
-                  optimizer_name=args.optimizer, device=args.device, repeat=args.repeat,
+                  optimizer_name=args.optimizer, device=args.device, repeat=args.repeat, micro_batches=args.micro_batches,
                   measure_rss=measure_rss, progress=progress)
         except TraceError:
             raise

@@ -1,7 +1,8 @@
 """What the tracer runs: a torchvision classification model or a user factory.
 
-A workload is (model, inputs, labels, loss_fn): the iteration is
-loss_fn(model(*inputs), labels).backward() followed by the optimizer step.
+A workload is (model, inputs, labels, loss_fn[, optimizer[, step]]): the iteration is
+loss_fn(model(*inputs), labels).backward() (once per micro-batch) followed by the
+optimizer step: step() when the factory gives one, else optimizer.step().
 """
 import importlib.util
 import inspect
@@ -13,7 +14,7 @@ from typing import Callable, List, Optional, Tuple
 
 
 # The optimizer steps the tracer can record (tools/trace/iteration.py builds them).
-OPTIMIZERS = ("sgd", "adam", "none")
+OPTIMIZERS = ("sgd", "adam", "adamw", "none")
 
 
 class TraceError(Exception):
@@ -61,6 +62,8 @@ class Workload:
     labels: object
     loss_fn: Callable
     description: dict = field(default_factory=dict)
+    optimizer: object = None  # the factory's own torch.optim optimizer, if it returns one
+    step_fn: Optional[Callable] = None  # the factory's own optimizer step, if it returns one
 
 
 # torchvision.models modules holding detection, segmentation, video... builders: not
@@ -166,9 +169,7 @@ def factory_workload(spec: str, batch: int, input_shape: Optional[Tuple[int, ...
         result = factory(**{k: v for k, v in offered.items() if k in params})
     except (Exception, SystemExit) as e:
         raise TraceError(f"{func_name}() in '{path}' {describe_exception(e, path)}", e)
-    if not (isinstance(result, tuple) and len(result) == 4):
-        raise TraceError(f"{func_name}() in '{path}' must return (model, inputs, labels, loss_fn), got {type(result).__name__}")
-    model, inputs, labels, loss_fn = result
+    model, inputs, labels, loss_fn, optimizer, step_fn = _factory_result(result, f"{func_name}() in '{path}'")
     if not isinstance(inputs, (tuple, list)):
         inputs = (inputs,)
     import torch
@@ -179,11 +180,39 @@ def factory_workload(spec: str, batch: int, input_shape: Optional[Tuple[int, ...
     if not callable(loss_fn):
         raise TraceError(f"{func_name}() in '{path}' returned a loss_fn of type {type(loss_fn).__name__}; "
                          "it must be callable as loss_fn(output, labels)")
+    if optimizer is not None and not isinstance(optimizer, torch.optim.Optimizer):
+        raise TraceError(f"{func_name}() in '{path}' returned an optimizer of type {type(optimizer).__name__}; "
+                         "it must be a torch.optim.Optimizer (or None)")
+    if step_fn is not None and not callable(step_fn):
+        raise TraceError(f"{func_name}() in '{path}' returned a step of type {type(step_fn).__name__}; "
+                         "it must be callable as step() (or None)")
 
     shapes = [list(t.shape) for t in inputs if isinstance(t, torch.Tensor)]
     return Workload(model.to(device), tuple(t.to(device) if isinstance(t, torch.Tensor) else t for t in inputs),
                     labels.to(device) if isinstance(labels, torch.Tensor) else labels, loss_fn,
-                    {"model": spec, "source": "factory", "input_shape": shapes[0] if len(shapes) == 1 else shapes})
+                    {"model": spec, "source": "factory", "input_shape": shapes[0] if len(shapes) == 1 else shapes},
+                    optimizer, step_fn)
+
+
+_FACTORY_KEYS = ("model", "inputs", "labels", "loss_fn", "optimizer", "step")
+
+
+def _factory_result(result, who: str):
+    """(model, inputs, labels, loss_fn, optimizer, step) from a factory's tuple of 4 to 6
+    entries or its dict with those keys (optimizer and step optional)."""
+    if isinstance(result, dict):
+        unknown = sorted(set(result) - set(_FACTORY_KEYS))
+        missing = [k for k in _FACTORY_KEYS[:4] if k not in result]
+        if unknown or missing:
+            raise TraceError(f"{who} returned a dict with " + "; ".join(
+                ([f"unknown keys {', '.join(unknown)}"] if unknown else []) +
+                ([f"no {', '.join(missing)}"] if missing else [])) + f" (keys: {', '.join(_FACTORY_KEYS)})")
+        return tuple(result.get(k) for k in _FACTORY_KEYS)
+    if isinstance(result, tuple) and 4 <= len(result) <= 6:
+        return tuple(result) + (None,) * (6 - len(result))
+    got = f"a tuple of {len(result)}" if isinstance(result, tuple) else type(result).__name__
+    raise TraceError(f"{who} must return (model, inputs, labels, loss_fn[, optimizer[, step]]) or a dict with "
+                     f"those keys, got {got}")
 
 
 def factory_path(spec: str) -> Optional[str]:

@@ -7,6 +7,12 @@ storage it has seen (a torch.UntypedStorage) and reads the storage's reference c
 before every operator; a count of 1 means only the recorder still holds it, so every
 Python tensor, view and autograd saved tensor sharing it is gone, and all its names are
 RELEASEd there.
+
+Besides the published format's keys, each line carries the optional keys memsim reads
+(models/workload/dtr_log.h; the published simulator ignores them): ROLE and ROLES (what
+each tensor is to the step), FLOPS, BYTES and DTYPE (tools/trace/op_costs.py), RECOMPUTES
+(an operator torch.utils.checkpoint re-runs in the backward: the index of the forward
+operator it repeats) and ANNOTATE MICRO_BATCH.
 """
 import ctypes
 import time
@@ -16,6 +22,8 @@ from typing import Dict, List, Optional
 import torch
 from torch.utils._pytree import tree_flatten
 from torch.utils._python_dispatch import TorchDispatchMode
+
+from tools.trace.op_costs import op_costs
 
 # c10::StorageImpl derives from c10::intrusive_ptr_target: a vtable pointer, then the
 # atomic strong reference count.
@@ -31,13 +39,15 @@ def _untyped_storage(t: torch.Tensor):
 
 
 class _Storage:
-    __slots__ = ("anchor", "nbytes", "names", "constant")
+    __slots__ = ("anchor", "nbytes", "names", "constant", "results", "role")
 
     def __init__(self, anchor, constant: bool):
         self.anchor = anchor
         self.nbytes = anchor.nbytes()
         self.names: List[str] = []
         self.constant = constant
+        self.results: List[tuple] = []  # (CALL line, result index) of each name a CALL gave it
+        self.role = "other"
 
 
 # Operators that write arguments their schema does not mark as written: batch norm in
@@ -83,6 +93,12 @@ class Recorder(TorchDispatchMode):
         self.constant_bytes = 0
         self.mutate_count = 0
         self.backward_at: Optional[int] = None
+        self.phase = "forward"  # then "backward", then "step": the role of what an op makes
+        # torch.utils.checkpoint regions (tools/trace/checkpointing.py): per region, the
+        # forward's op indices; the region being re-run and how many of its ops so far.
+        self.regions: Dict[int, List[int]] = {}
+        self._region: Optional[tuple] = None
+        self.recomputed_count = 0
 
     # ---- names and storages -------------------------------------------------------
     def _fresh_name(self) -> str:
@@ -111,9 +127,9 @@ class Recorder(TorchDispatchMode):
         self.live_bytes += storage.nbytes
         return storage
 
-    def declare_constant(self, t: torch.Tensor) -> str:
+    def declare_constant(self, t: torch.Tensor, role: str = "other") -> str:
         """CONSTANT + MEMORY for a tensor the iteration did not create (a COPY when its
-        storage is already known)."""
+        storage is already known); `role` goes into its ROLE key."""
         known = self.name_of(t)
         if known is not None:
             return known
@@ -123,7 +139,8 @@ class Recorder(TorchDispatchMode):
             self.lines.append({"INSTRUCTION": "COPY", "DST": name, "SRC": storage.names[-1]})
         else:
             storage = self._new_storage(t, constant=True)
-            self.lines.append({"INSTRUCTION": "CONSTANT", "NAME": name})
+            storage.role = role
+            self.lines.append({"INSTRUCTION": "CONSTANT", "NAME": name, "ROLE": role})
             self.lines.append({"INSTRUCTION": "MEMORY", "NAME": name, "MEMORY": str(storage.nbytes)})
             self.constant_count += 1
             self.constant_bytes += storage.nbytes
@@ -150,8 +167,58 @@ class Recorder(TorchDispatchMode):
 
     def annotate(self, annotation: str):
         self.lines.append({"INSTRUCTION": "ANNOTATE", "ANNOTATION": annotation})
-        if annotation == "BACKWARD" and self.backward_at is None:
-            self.backward_at = len(self.op_names)
+        if annotation == "BACKWARD":
+            self.phase = "backward"
+            if self.backward_at is None:
+                self.backward_at = len(self.op_names)
+        elif annotation == "MICRO_BATCH":
+            self.phase = "forward"
+
+    def start_step(self):
+        """The optimizer step begins: what the step makes is 'other'."""
+        self.phase = "step"
+
+    def mark_gradients(self, tensors):
+        """ROLES 'gradient' for every name a CALL gave to these tensors' storages (called
+        after the backward, when the parameters' .grad are known)."""
+        for t in tensors:
+            storage = self._storage(t)
+            if storage is None or storage.constant:
+                continue
+            storage.role = "gradient"
+            for call, k in storage.results:
+                call["ROLES"][k] = "gradient"
+
+    # ---- torch.utils.checkpoint ---------------------------------------------------
+    def enter_region(self, region: int, first: bool):
+        """Ops from here run inside checkpoint region `region`: its forward (first) or its
+        re-run in the backward. Returns what exit_region() restores."""
+        saved = self._region
+        if first:
+            self.regions[region] = []
+        self._region = (region, first, [0])
+        return saved
+
+    def exit_region(self, saved):
+        self._region = saved
+
+    def _recomputes(self, op: str, index: int) -> Optional[int]:
+        """The forward op index this op re-runs, inside a region's re-run; None otherwise."""
+        if self._region is None:
+            return None
+        region, first, position = self._region
+        if first:
+            self.regions[region].append(index)
+            return None
+        # The re-run repeats the forward's ops in order, with a few of its own (detach of
+        # the saved inputs): an op re-runs the next forward op of its name.
+        forward = self.regions.get(region, [])
+        for k in range(position[0], len(forward)):
+            if self.op_names[forward[k]] == op:
+                position[0] = k + 1
+                self.recomputed_count += 1
+                return forward[k]
+        return None
 
     # ---- operators ----------------------------------------------------------------
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
@@ -168,7 +235,7 @@ class Recorder(TorchDispatchMode):
         elapsed = time.perf_counter_ns() - start
         outputs = [t for t in tree_flatten(out)[0] if isinstance(t, torch.Tensor)]
         written = _written_arguments(func, args, kwargs)
-        self._record(func.overloadpacket.__name__, inputs, arg_names, outputs, written)
+        self._record(func.overloadpacket.__name__, inputs, arg_names, outputs, written, args)
         self.op_times.append(elapsed)
         if self._on_operator:
             self._on_operator(len(self.op_times))
@@ -180,9 +247,15 @@ class Recorder(TorchDispatchMode):
                 return i
         return None
 
-    def _record(self, op: str, inputs, arg_names, outputs, written):
+    def _costs(self, line: dict, op: str, args, inputs, outputs, written, view: bool):
+        flops, moved, dtype = op_costs(op, args, inputs, list(outputs) + [w for w in written if all(w is not o for o in outputs)],
+                                       view)
+        line.update({"FLOPS": str(flops), "BYTES": str(moved), "DTYPE": dtype})
+
+    def _record(self, op: str, inputs, arg_names, outputs, written, args=()):
         index = len(self.op_names)
         self.op_names.append(op)
+        recomputes = self._recomputes(op, index)
         written_ids = {id(w) for w in written}
         # An in-place operator on a tensor that alone names its non-constant storage is a
         # MUTATE (the published format's in-place operator: a new version of the same
@@ -196,15 +269,25 @@ class Recorder(TorchDispatchMode):
         if written and mutable and all(id(o) in written_ids for o in outputs) and \
                 all(self.name_of(w) is not None for w in written):
             mutated = sorted({self._input_index(inputs, w) for w in written})
-            self.lines.append({"INSTRUCTION": "MUTATE", "NAME": op, "ARGS": arg_names, "MUTATE": mutated,
-                               "TIME": index})
+            line = {"INSTRUCTION": "MUTATE", "NAME": op, "ARGS": arg_names, "MUTATE": mutated, "TIME": index}
+            self._costs(line, op, args, inputs, outputs, written, view=False)
+            if recomputes is not None:
+                line["RECOMPUTES"] = str(recomputes)
+            self.lines.append(line)
             self.mutate_count += 1
             extra = sum(self._storage_of_name[arg_names[k]].nbytes for k in mutated)
             self.peak_bytes = max(self.peak_bytes, self.live_bytes + extra)
             return
         results = list(outputs) + [w for w in written if all(w is not o for o in outputs)]
-        call = {"INSTRUCTION": "CALL", "NAME": op, "ARGS": arg_names, "RESULT": [], "TIME": index}
+        call = {"INSTRUCTION": "CALL", "NAME": op, "ARGS": arg_names, "RESULT": [], "ROLES": [], "TIME": index}
+        if recomputes is not None:
+            call["RECOMPUTES"] = str(recomputes)
         self.lines.append(call)
+        # The forward's results, and their re-runs by torch.utils.checkpoint, are activations.
+        made = "activation" if self.phase == "forward" or recomputes is not None else "other"
+        view = not written and bool(outputs) and all(
+            self._storage(o) is not None and any(self._storage(a) is self._storage(o) for a in inputs) for o in outputs)
+        self._costs(call, op, args, inputs, outputs, written, view)
         for t in results:
             storage = self._storage(t)
             alias = -1
@@ -224,9 +307,12 @@ class Recorder(TorchDispatchMode):
             call["RESULT"].append(name)
             if storage is None:
                 storage = self._new_storage(t, constant=False)
+                storage.role = made
                 memory = storage.nbytes
             else:
-                memory = 0
+                memory = 0  # a view: what its storage is (a parameter's .t() is a parameter)
+            storage.results.append((call, len(call["ROLES"])))
+            call["ROLES"].append(storage.role)
             self.lines.append({"INSTRUCTION": "MEMORY", "NAME": name, "MEMORY": str(memory)})
             self.lines.append({"INSTRUCTION": "ALIAS", "NAME": name, "ALIAS": str(alias)})
             self._bind(t, name, storage)
@@ -236,6 +322,7 @@ class Recorder(TorchDispatchMode):
             # reserve buffer.
             name = self._fresh_name()
             call["RESULT"].append(name)
+            call["ROLES"].append("other")
             self.lines.append({"INSTRUCTION": "MEMORY", "NAME": name, "MEMORY": "0"})
             self.lines.append({"INSTRUCTION": "ALIAS", "NAME": name, "ALIAS": "-1"})
             self.lines.append({"INSTRUCTION": "RELEASE", "NAME": name})

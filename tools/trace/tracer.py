@@ -24,7 +24,8 @@ from typing import Optional
 import torch
 
 from tools.trace import rss_probe
-from tools.trace.iteration import Step, make_optimizer, persistent_tensors, run_iteration
+from tools.trace.checkpointing import recording_checkpoints
+from tools.trace.iteration import Hooks, Step, make_optimizer, persistent_tensors, run_iteration
 from tools.trace.models import TraceError, describe_exception, factory_path, load_workload
 from tools.trace.progress import Progress, duration, size
 from tools.trace.recorder import OpTimer, Recorder
@@ -114,31 +115,61 @@ def _synchronizer(device: str):
     return torch.cuda.synchronize if device == "cuda" else None
 
 
-def _first_iteration(workload, optimizer, spec):
+def _first_iteration(workload, optimizer, spec, micro_batches):
     """The warm-up iteration; an exception here is the model rejecting its input, or its
     loss or backward pass failing."""
     step = Step()
     try:
-        run_iteration(workload, optimizer, step=step)
+        run_iteration(workload, optimizer, step=step, micro_batches=micro_batches)
     except Exception as e:  # the model's own error, then ours
         path = factory_path(spec)
         shape = workload.description.get("input_shape")
         if step.name == "forward":
             raise TraceError(f"{spec} rejected input of shape {shape}: the forward pass {describe_exception(e, path)}", e)
-        hint = {"backward": " (the loss must be a scalar that depends on a tensor requiring grad)"}.get(step.name, "")
+        hint = " (the loss must be a scalar that depends on a tensor requiring grad)" if step.name.startswith("backward") else ""
         raise TraceError(f"{spec}: the {step.name} of the first iteration {describe_exception(e, path)}{hint}", e)
 
 
-def _rss(spec, batch, input_shape, optimizer_name, device):
-    request = json.dumps({"model": spec, "batch": batch, "input_shape": input_shape, "optimizer": optimizer_name,
-                          "device": device})
-    env = dict(os.environ, **rss_probe.ENVIRONMENT)
-    env["PYTHONPATH"] = REPO_ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    done = subprocess.run([sys.executable, "-m", "tools.trace.rss_probe", request], env=env, cwd=os.getcwd(),
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        return {"error": done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "rss probe failed"}
-    return json.loads(done.stdout)
+def choose_optimizer(workload, optimizer_name: Optional[str], spec: str):
+    """(the optimizer the iteration steps, its name for the sidecar): the factory's own
+    when it returns one (then --optimizer must not be given), else --optimizer's (sgd by
+    default)."""
+    own = workload.optimizer
+    if (own is not None or workload.step_fn is not None) and optimizer_name is not None:
+        what = f"its own optimizer ({type(own).__name__})" if own is not None else "its own step function"
+        raise TraceError(f"{spec} returns {what}, so --optimizer {optimizer_name} has nothing to choose; leave "
+                         "--optimizer out (it is for factories without an optimizer)")
+    if own is not None:
+        return own, type(own).__name__ + (" (the factory's, with its step function)" if workload.step_fn else
+                                          " (the factory's)")
+    if workload.step_fn is not None:
+        return None, "the factory's step function"
+    try:
+        return make_optimizer(optimizer_name or "sgd", workload.model), optimizer_name or "sgd"
+    except TraceError as e:
+        raise TraceError(f"{spec}: {e}")
+
+
+def _rss(spec, batch, input_shape, optimizer_name, device, micro_batches, pass_label):
+    """The resident-set pass, in its own process. Its answer comes back in a file, never
+    through its stdout, which belongs to the model (a model that prints must not break it)."""
+    with tempfile.TemporaryDirectory(prefix="memsim-rss-") as folder:
+        answer = os.path.join(folder, "answer.json")
+        request = json.dumps({"model": spec, "batch": batch, "input_shape": input_shape, "optimizer": optimizer_name,
+                              "device": device, "micro_batches": micro_batches, "answer": answer})
+        env = dict(os.environ, **rss_probe.ENVIRONMENT)
+        env["PYTHONPATH"] = REPO_ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        done = subprocess.run([sys.executable, "-m", "tools.trace.rss_probe", request], env=env, cwd=os.getcwd(),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            with open(answer) as f:
+                result = json.load(f)
+        except (OSError, ValueError):
+            last = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else f"exit status {done.returncode}"
+            result = {"error": f"{pass_label} ended without an answer: {last}"}
+    if "error" in result:
+        result["error"] = f"{pass_label}: {result['error']}" if not result["error"].startswith(pass_label) else result["error"]
+    return result
 
 
 def op_time_warning(op_time_sum_ns: int, untraced_ns: int) -> Optional[str]:
@@ -155,29 +186,13 @@ def op_time_warning(op_time_sum_ns: int, untraced_ns: int) -> Optional[str]:
             f"and every overhead is relative to it; most likely {why} (a quiet machine or a larger --repeat narrows it)")
 
 
-def trace(spec: str, out: str, batch: int = 1, input_shape=None, optimizer_name: str = "sgd",
-          device: str = "cpu", repeat: int = 3, measure_rss: bool = True, log=print, progress: Progress = None) -> dict:
-    if batch < 1:
-        raise TraceError(f"--batch must be >= 1, got {batch}")
-    if repeat < 1:
-        raise TraceError(f"--repeat must be >= 1, got {repeat}")
-    if device == "cuda" and not torch.cuda.is_available():
-        raise TraceError("--device cuda: torch sees no CUDA device here; use --device cpu")
-    check_output(out)
-    measure_rss = measure_rss and device == "cpu"
-    if progress is None:
-        progress = Progress(6 if measure_rss else 5, stream=None)
-    started = time.perf_counter()
-    progress.start(f"building {spec} (batch {batch})")
-    workload = load_workload(spec, batch, input_shape, device)
-    workload.model.train()
-    try:
-        optimizer = make_optimizer(optimizer_name, workload.model)
-    except TraceError as e:
-        raise TraceError(f"{spec}: {e}")
+def record_iteration(workload, optimizer, spec: str, repeat: int, device: str, micro_batches: int, progress: Progress):
+    """Passes 2 to 5 (docs/tracing.md): the warm-up, the untraced iterations, the recorded
+    one and the timing ones. Returns (the recorder, each operator's median time in ns,
+    the untraced iterations' times in ns)."""
     sync = _synchronizer(device)
     progress.start("warm-up iteration")
-    _first_iteration(workload, optimizer, spec)
+    _first_iteration(workload, optimizer, spec, micro_batches)
 
     progress.start(f"{repeat} untraced iteration{'s' if repeat > 1 else ''} (the sidecar's untraced_iteration_ns)")
     untraced = []
@@ -186,7 +201,7 @@ def trace(spec: str, out: str, batch: int = 1, input_shape=None, optimizer_name:
         if sync:
             sync()
         t0 = time.perf_counter_ns()
-        run_iteration(workload, optimizer)
+        run_iteration(workload, optimizer, micro_batches=micro_batches)
         if sync:
             sync()
         untraced.append(time.perf_counter_ns() - t0)
@@ -200,10 +215,11 @@ def trace(spec: str, out: str, batch: int = 1, input_shape=None, optimizer_name:
         progress.start("recorded iteration (names, sizes, releases)")
         recorder = Recorder(synchronize=sync, on_operator=progress.operator_done)
         recorder.annotate("START")
-        for t in persistent_tensors(workload, optimizer):
-            recorder.declare_constant(t)
-        with recorder:
-            run_iteration(workload, optimizer, before_backward=lambda: recorder.annotate("BACKWARD"))
+        for t, role in persistent_tensors(workload, optimizer):
+            recorder.declare_constant(t, role)
+        with recorder, recording_checkpoints(recorder):
+            run_iteration(workload, optimizer, hooks=_recording_hooks(recorder, workload, micro_batches),
+                          micro_batches=micro_batches)
         recorder.release_dead()
         progress.note(f"{len(recorder.op_names)} operators recorded")
         timings = []
@@ -212,7 +228,7 @@ def trace(spec: str, out: str, batch: int = 1, input_shape=None, optimizer_name:
         for k in range(repeat):
             timer = OpTimer(synchronize=sync, on_operator=progress.operator_done)
             with timer:
-                run_iteration(workload, optimizer)
+                run_iteration(workload, optimizer, micro_batches=micro_batches)
             if timer.op_names != recorder.op_names:
                 raise TraceError(f"{spec}: the operator sequence changed between iterations "
                                  f"({len(recorder.op_names)} then {len(timer.op_names)} operators); "
@@ -222,7 +238,13 @@ def trace(spec: str, out: str, batch: int = 1, input_shape=None, optimizer_name:
     finally:
         gc.enable()
     times = [int(round(statistics.median(column))) for column in zip(*timings)]
+    return recorder, times, untraced
 
+
+def log_and_sidecar(workload, recorder, times, untraced, batch, optimizer_label: str, device: str, repeat: int,
+                    micro_batches: int):
+    """The log's lines (text, each operator's TIME its median) and the sidecar (a dict,
+    without the resident-set pass and the tracing time)."""
     lines = []
     for d in recorder.lines:
         if "TIME" in d:
@@ -232,7 +254,7 @@ def trace(spec: str, out: str, batch: int = 1, input_shape=None, optimizer_name:
     meta.update({
         "format": "DTR log, ../shared/dtr-logs/README.md; one training iteration",
         "batch": batch,
-        "optimizer": optimizer_name,
+        "optimizer": optimizer_label,
         "device": device,
         "repeat": repeat,
         "torch_version": torch.__version__,
@@ -251,9 +273,45 @@ def trace(spec: str, out: str, batch: int = 1, input_shape=None, optimizer_name:
         "untraced_iteration_ns": int(statistics.median(untraced)),
         "untraced_iterations_ns": untraced,
     })
+    if micro_batches > 1:
+        meta["micro_batches"] = micro_batches
+    if recorder.recomputed_count:
+        meta["recomputed_ops"] = recorder.recomputed_count  # torch.utils.checkpoint's re-run forward
+    return lines, meta
+
+
+def trace(spec: str, out: str, batch: int = 1, input_shape=None, optimizer_name: Optional[str] = None,
+          device: str = "cpu", repeat: int = 3, measure_rss: bool = True, log=print, progress: Progress = None,
+          micro_batches: int = 1) -> dict:
+    """Traces `spec` (a torchvision model name or FILE.py:factory) into the log `out` and
+    its sidecar; returns the sidecar's content."""
+    if batch < 1:
+        raise TraceError(f"--batch must be >= 1, got {batch}")
+    if micro_batches < 1:
+        raise TraceError(f"--micro-batches must be >= 1, got {micro_batches}")
+    if repeat < 1:
+        raise TraceError(f"--repeat must be >= 1, got {repeat}")
+    if device == "cuda" and not torch.cuda.is_available():
+        raise TraceError("--device cuda: torch sees no CUDA device here; use --device cpu")
+    check_output(out)
+    measure_rss = measure_rss and device == "cpu"
+    if progress is None:
+        progress = Progress(6 if measure_rss else 5, stream=None)
+    started = time.perf_counter()
+    progress.start(f"building {spec} (batch {batch})")
+    workload = load_workload(spec, batch, input_shape, device)
+    workload.model.train()
+    optimizer, optimizer_label = choose_optimizer(workload, optimizer_name, spec)
+    recorder, times, untraced = record_iteration(workload, optimizer, spec, repeat, device, micro_batches, progress)
+
+    lines, meta = log_and_sidecar(workload, recorder, times, untraced, batch, optimizer_label, device, repeat,
+                                  micro_batches)
     if measure_rss:
         progress.start("resident-set measurement of one untraced iteration, in its own process")
-        meta["rss"] = _rss(spec, batch, list(input_shape) if input_shape else None, optimizer_name, device)
+        meta["rss"] = _rss(spec, batch, list(input_shape) if input_shape else None, optimizer_name, device,
+                           micro_batches, f"pass {progress.current} of {progress.passes} ({progress.what})")
+    if "error" in meta.get("rss", {}):
+        log(f"memsim trace: warning: no resident-set measurement: {meta['rss']['error']}")
     meta["tracing_seconds"] = round(time.perf_counter() - started, 3)
     _write_outputs(out, "\n".join(lines) + "\n", json.dumps(meta, indent=2, sort_keys=True) + "\n")
     share = meta["op_time_sum_ns"] / meta["untraced_iteration_ns"]
@@ -265,6 +323,20 @@ def trace(spec: str, out: str, batch: int = 1, input_shape=None, optimizer_name:
     if warning:
         log(f"memsim trace: warning: {warning}")
     return meta
+
+
+def _recording_hooks(recorder, workload, micro_batches: int) -> Hooks:
+    hooks = Hooks()
+    if micro_batches > 1:
+        hooks.micro_batch = lambda k: recorder.annotate("MICRO_BATCH")
+    hooks.backward = lambda k: recorder.annotate("BACKWARD")
+
+    def before_step():
+        recorder.mark_gradients([p.grad for p in workload.model.parameters() if p.grad is not None])
+        recorder.start_step()
+
+    hooks.step = before_step
+    return hooks
 
 
 def _torchvision_version() -> str:

@@ -154,6 +154,7 @@ void register_trace_command(CLI::App& app) {
         std::string optimizer;
         std::string device;
         std::optional<int> repeat;
+        std::optional<int> micro_batches;
         bool no_rss = false;
         bool list = false;
         bool quiet = false;
@@ -166,8 +167,11 @@ void register_trace_command(CLI::App& app) {
     cmd->add_option("--out", opt->out, "The log to write; the sidecar is OUT.meta.json");
     cmd->add_option("--batch", opt->batch, "Batch size (default 1)");
     cmd->add_option("--input-shape", opt->input_shape, "One sample's shape, e.g. 3,224,224 (default: the model's)");
-    cmd->add_option("--optimizer", opt->optimizer, "sgd (default), adam or none")
-        ->check(CLI::IsMember({"sgd", "adam", "none"}));
+    cmd->add_option("--optimizer", opt->optimizer,
+                    "sgd (default), adam, adamw or none, for a factory that returns no optimizer of its own")
+        ->check(CLI::IsMember({"sgd", "adam", "adamw", "none"}));
+    cmd->add_option("--micro-batches", opt->micro_batches,
+                    "Gradient accumulation: K forward and backward passes, then one optimizer step (default 1)");
     cmd->add_option("--device", opt->device, "cpu (default) or cuda")->check(CLI::IsMember({"cpu", "cuda"}));
     cmd->add_option("--repeat", opt->repeat, "Timing iterations; each operator's time is the median (default 3)");
     cmd->add_flag("--no-rss", opt->no_rss, "Skip the resident-set measurement process");
@@ -192,6 +196,7 @@ void register_trace_command(CLI::App& app) {
             add("--optimizer", opt->optimizer);
             add("--device", opt->device);
             add("--repeat", opt->repeat ? std::to_string(*opt->repeat) : "");
+            add("--micro-batches", opt->micro_batches ? std::to_string(*opt->micro_batches) : "");
             if (opt->no_rss) argv.emplace_back("--no-rss");
             if (opt->list) argv.emplace_back("--list");
             if (opt->quiet) argv.emplace_back("--quiet");

@@ -1,5 +1,7 @@
 #include "sim/app/info/workload_info.h"
 
+#include <algorithm>
+
 #include "models/alloc/os_allocator.h"
 #include "models/alloc/pool_allocator.h"
 #include "models/alloc/replay.h"
@@ -19,6 +21,12 @@ nlohmann::json workload_info(const Workload& w, double disk_bytes_per_s) {
     j["forward_end"] = w.forward_end;
     j["forward_end_rule"] = w.forward_end_rule;
     if (!w.cost_note.empty()) j["cost_model"] = w.cost_note;
+    // Roles, micro-batches and the model's own recomputation (docs/workloads.md, "Roles";
+    // docs/tracing.md): only where the source says something.
+    if (!w.role_rule.empty()) j["role_rule"] = w.role_rule;
+    if (!w.micro_batches.empty()) j["micro_batches"] = w.micro_batches.size();
+    const auto rerun = std::count_if(w.ops.begin(), w.ops.end(), [](const Op& op) { return op.recomputes != kNoOp; });
+    if (rerun > 0) j["model_recomputed_ops"] = rerun;
     j["compute_ms"] = w.compute_ms();
     j["feature_maps"] = feature_maps(w).size();
     j["feature_map_bytes"] = fm_bytes;

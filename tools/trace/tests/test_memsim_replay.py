@@ -45,6 +45,40 @@ class TracedTinyNetwork(unittest.TestCase):
         self.assertEqual(facts["forward_end"], 18)
 
 
+class TracedTrainingSteps(unittest.TestCase):
+    """memsim reads what the tracer records of the step the user wrote
+    (tools/trace/tests/step_factories.py; counts in test_training_step)."""
+
+    def trace_then_info(self, *args):
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, "t.log")
+            done = memsim("trace", *args, "--batch", "2", "--repeat", "1", "--no-rss", "-q", "--out", log)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            return info(log)
+
+    def test_a_checkpointed_model_reports_its_recomputation(self):
+        facts = self.trace_then_info("tools/trace/tests/step_factories.py:checkpointed")
+        self.assertEqual(facts["model_recomputed_ops"], 3)  # relu, t and addmm of Mlp.head
+        self.assertEqual(facts["role_rule"], "recorded in the log (ROLE, ROLES)")
+        self.assertNotIn("model_recomputed_ops", self.trace_then_info("tools/trace/tests/step_factories.py:plain"))
+
+    def test_a_model_printing_to_stdout_traces_through_memsim_with_every_pass(self):
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, "t.log")
+            done = memsim("trace", "tools/trace/tests/step_factories.py:chatty", "--batch", "2", "--repeat", "1", "-q",
+                          "--out", log)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            self.assertIn("forward pass: {", done.stdout)  # the model's own prints reach the user
+            with open(log + ".meta.json") as f:
+                self.assertNotIn("error", json.load(f)["rss"])
+
+    def test_micro_batches(self):
+        facts = self.trace_then_info("tools/trace/tests/step_factories.py:plain", "--micro-batches", "3",
+                                     "--optimizer", "adamw")
+        self.assertEqual(facts["micro_batches"], 3)
+        self.assertEqual(facts["forward_end_rule"], "dtr log: BACKWARD annotation of the first of 3 micro-batches")
+
+
 class ShippedResnet18(unittest.TestCase):
     """examples/traced/resnet18_b2.log: written by memsim trace on this project's machine."""
 
@@ -77,7 +111,7 @@ class ShippedResnet18(unittest.TestCase):
         self.assertEqual(summary["ops"], self.meta["ops"])
 
     def test_the_published_simulator_can_run_every_shipped_log(self):
-        for name in ("resnet18_b2.log", "mobilenet_v2_b8.log"):
+        for name in ("resnet18_b2.log", "mobilenet_v2_b8.log", "gpt_b8.log"):
             self.assertEqual(published_runtime_problems(os.path.join(REPO, "examples", "traced", name)), [])
 
     def test_dtr_at_60_to_90_percent_runs(self):

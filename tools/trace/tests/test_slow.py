@@ -17,6 +17,7 @@ TRACED = os.path.join(REPO, "examples", "traced")
 SHIPPED_LOGS = [
     ("resnet18_b2.log", ["resnet18", "--batch", "2"]),
     ("mobilenet_v2_b8.log", ["mobilenet_v2", "--batch", "8", "--input-shape", "3,96,96"]),
+    ("gpt_b8.log", ["tools/trace/examples/gpt.py:gpt", "--batch", "8"]),
 ]
 EXAMPLE = os.path.join(REPO, "tools", "trace", "examples", "language_models.py")
 
@@ -26,7 +27,7 @@ MODELS = [
     ("resnet18", 1, (3, 64, 64)), ("resnet50", 1, (3, 64, 64)), ("mobilenet_v2", 1, (3, 64, 64)),
     ("mobilenet_v3_small", 1, (3, 64, 64)), ("squeezenet1_0", 1, (3, 64, 64)), ("densenet121", 1, (3, 64, 64)),
     ("efficientnet_b0", 1, (3, 64, 64)), ("vit_b_16", 1, (3, 64, 64)), (f"{EXAMPLE}:lstm_lm", 2, (16,)),
-    (f"{EXAMPLE}:transformer_encoder", 2, (16,)),
+    (f"{EXAMPLE}:transformer_encoder", 2, (16,)), (os.path.join(REPO, "tools", "trace", "examples", "gpt.py:gpt"), 2, (32,)),
 ]
 
 # Sidecar fields that describe the machine, the moment or the measured times.

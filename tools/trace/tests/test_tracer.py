@@ -31,8 +31,13 @@ def lines_of(path):
         return [json.loads(l) for l in f]
 
 
-def without_times(lines):
-    return [{k: v for k, v in d.items() if k != "TIME"} for d in lines]
+# The keys memsim reads beside the published format's (models/workload/dtr_log.h), which
+# an older log has not.
+OPTIONAL_KEYS = {"ROLE", "ROLES", "FLOPS", "BYTES", "DTYPE", "RECOMPUTES"}
+
+
+def without_times(lines, drop=frozenset()):
+    return [{k: v for k, v in d.items() if k != "TIME" and k not in drop} for d in lines]
 
 
 class TinyNetwork(unittest.TestCase):
@@ -138,7 +143,7 @@ class TinyNetwork(unittest.TestCase):
             again = os.path.join(d, "again.log")
             self.assertEqual(upgrade(out, again), 0)  # nothing left to rewrite
             self.assertEqual(lines_of(again), after)
-        self.assertEqual(without_times(after), without_times(self.lines))
+        self.assertEqual(without_times(after), without_times(self.lines, drop=OPTIONAL_KEYS))
         times = lambda lines: [d["TIME"] for d in lines if "TIME" in d]  # noqa: E731
         self.assertEqual(times(after), times(before))
 
