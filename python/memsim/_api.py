@@ -158,7 +158,7 @@ def run(scenario: PathOrDict, overrides: Optional[Mapping[str, Any]] = None, out
     sets = override_args(overrides)
     sets += [f"output.{name}=true" for name, flag in (("events", events), ("gantt", gantt)) if flag]
     out_arg = _opt("--out", out)[1:] or [""]
-    with ScenarioSource(scenario, _memsim.path_keys()) as source:
+    with ScenarioSource(scenario) as source:
         code, stdout, stderr, folder, kind = _memsim.run(source.path, sets, out_arg[0], False)
         stdout, stderr = source.tell(_text(stdout)), source.tell(_text(stderr))
         if code not in (0, 2) or not folder:
@@ -187,7 +187,7 @@ def sweep(scenario: PathOrDict, overrides: Optional[Mapping[str, Any]] = None, o
     """Runs a scenario's sweep: section, as ``memsim sweep``; returns results.csv as a
     pandas DataFrame (one row per point; numeric columns typed, ``point`` a string).
     ``df.attrs['dir']`` is the sweep folder, ``df.attrs['text']`` what the CLI printed."""
-    with ScenarioSource(scenario, _memsim.path_keys()) as source:
+    with ScenarioSource(scenario) as source:
         args = _sweep_args("sweep", source, overrides, out, jobs)
         if process_per_point:
             args.append("--process-per-point")
@@ -202,7 +202,7 @@ def compare(scenario: PathOrDict, overrides: Optional[Mapping[str, Any]] = None,
             policies: Optional[Sequence[str]] = None, jobs: Optional[int] = None):
     """Every policy family at the scenario's budget, as ``memsim compare``; returns the
     runs' results.csv as a DataFrame, ``attrs['text']`` the ranked table the CLI prints."""
-    with ScenarioSource(scenario, _memsim.path_keys()) as source:
+    with ScenarioSource(scenario) as source:
         args = _sweep_args("compare", source, overrides, out, jobs)
         if policies is not None:
             if isinstance(policies, str) or not all(isinstance(p, str) for p in policies):
@@ -243,7 +243,7 @@ def find(scenario: PathOrDict, *, range: str, vary: Optional[str] = None, maximi
     """The threshold or extreme of one parameter under a condition, as ``memsim find``:
     ``vary=KEY, until=COND`` or ``maximize``/``minimize=KEY, while_=COND``; ``range`` like
     '0.3..1.0' or '10MB/s..10GB/s'."""
-    with ScenarioSource(scenario, _memsim.path_keys()) as source:
+    with ScenarioSource(scenario) as source:
         args = _sweep_args("find", source, overrides, out, jobs)
         args += (_opt("--vary", vary) + _opt("--maximize", maximize) + _opt("--minimize", minimize)
                  + _opt("--range", range) + _opt("--until", until) + _opt("--while", while_)

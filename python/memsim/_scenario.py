@@ -64,19 +64,13 @@ def override_args(overrides: Optional[Mapping[str, Any]]) -> List[str]:
     return sets
 
 
-def _lookup(tree: Dict[str, Any], dotted: str) -> Tuple[Optional[dict], str]:
-    node: Any = tree
-    parts = dotted.split(".")
-    for part in parts[:-1]:
-        node = node.get(part) if isinstance(node, dict) else None
-    return (node if isinstance(node, dict) else None), parts[-1]
-
-
 class ScenarioSource:
-    """A scenario path for the CLI: the path given, or a dict written to a temporary file
-    (relative paths in it resolved against the current folder, as for a file there)."""
+    """A scenario path for the CLI: the path given, or a dict written to a temporary file.
+    memsim looks for a relative path in the working directory first (then beside the
+    scenario file, then in its source folder), so a dict's paths mean what they would in
+    a file in the current folder."""
 
-    def __init__(self, scenario: Any, path_keys: List[str]):
+    def __init__(self, scenario: Any):
         self._tmp = None
         if isinstance(scenario, (str, os.PathLike)):
             self.path = os.fspath(scenario)
@@ -89,10 +83,6 @@ class ScenarioSource:
             tree = _check_value(scenario, "")
         except ScenarioError as e:
             raise ScenarioError(f"scenario (dict): {e}") from None
-        for key in path_keys:
-            parent, leaf = _lookup(tree, key)
-            if parent is not None and isinstance(parent.get(leaf), str) and not os.path.isabs(parent[leaf]):
-                parent[leaf] = os.path.abspath(parent[leaf])
         self._tmp = tempfile.TemporaryDirectory(prefix="memsim-scenario-")
         self.path = os.path.join(self._tmp.name, "scenario.yaml")
         self.label = "scenario (dict)"
@@ -101,7 +91,9 @@ class ScenarioSource:
 
     def tell(self, text: str) -> str:
         """``text`` with the temporary file's path as the user knows it."""
-        return text if self._tmp is None else text.replace(self.path, self.label)
+        if self._tmp is None:
+            return text
+        return text.replace(self.path, self.label).replace(self._tmp.name, "(a dict has no folder)")
 
     def close(self):
         if self._tmp is not None:
