@@ -25,7 +25,7 @@ for i in range(runs):
 python_s = time.perf_counter() - t0
 t0 = time.perf_counter()
 for i in range(runs):
-    subprocess.run([memsim, "run", scenario, "--out", os.path.join(out, "cli"), "-q"], check=True,
+    subprocess.run([memsim, "run", scenario, "--out", os.path.join(out, "cli")], check=True,
                    stdout=subprocess.DEVNULL)
 cli_s = time.perf_counter() - t0
 print(f"import memsim: {imported * 1000:.0f} ms (once)")
