@@ -20,7 +20,13 @@ def needs_shared(path):
 
 
 def files_of(folder):
-    return {name: open(os.path.join(folder, name), "rb").read() for name in sorted(os.listdir(folder))}
+    """Every file under `folder` (relative path -> bytes)."""
+    found = {}
+    for top, _, names in os.walk(folder):
+        for name in names:
+            path = os.path.join(top, name)
+            found[os.path.relpath(path, folder)] = open(path, "rb").read()
+    return found
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=os.path.basename)
