@@ -73,7 +73,7 @@ def _typed_csv(path: str):
         if len(given) == len(values) and all(re.fullmatch(r"-?\d+", v) for v in given):
             frame[column] = numbers.astype("int64")
         else:
-            frame[column] = pd.to_numeric(values.replace("", "nan")).astype("float64")
+            frame[column] = pd.to_numeric(values.mask(values == "")).astype("float64")
     return frame
 
 

@@ -68,12 +68,13 @@ def test_python_api_dict_scenario_equals_its_file(in_tmp):
 
 
 def test_python_api_workload_parsed_once_for_repeated_runs(in_tmp):
+    memsim.run(EXAMPLE, out="first")  # loads it, unless an earlier test left it loaded
     before = _memsim.workloads_parsed()
-    peaks = [memsim.run(EXAMPLE, {"allocator": a}, out=a).summary["peak_bytes"] for a in ("pool", "os", "pool")]
-    assert _memsim.workloads_parsed() == before + 1  # the allocator is not the workload
-    assert peaks[0] == peaks[2]
-    memsim.run(EXAMPLE, {"workload.batch": 2}, out="b2")
-    assert _memsim.workloads_parsed() == before + 2  # a new batch is a new workload
+    peaks = [memsim.run(EXAMPLE, {"policy.allocator": a}, out=a).summary["peak_bytes"] for a in ("pool", "os", "pool")]
+    assert _memsim.workloads_parsed() == before  # the allocator is not the workload
+    assert peaks[0] == peaks[2] and peaks[0] != peaks[1]
+    memsim.run(EXAMPLE, {"workload.batch": 8}, out="b8")
+    assert _memsim.workloads_parsed() == before + 1  # a new batch is a new workload
 
 
 def test_python_api_failed_run_is_a_result_with_exit_code_2(in_tmp):
@@ -104,16 +105,25 @@ def test_python_api_errors_carry_the_cli_messages(in_tmp):
         memsim.run(EXAMPLE, {"no_such_key": 1})
     assert str(e.value) == cli_message("run", EXAMPLE, "--set", "no_such_key=1")
 
+    with open("missing_log.yaml", "w") as f:
+        f.write("name: missing_log\nworkload:\n  dtr_log: nowhere.log\n")
+    with pytest.raises(memsim.ScenarioError) as e:  # a path the scenario names must exist
+        memsim.run("missing_log.yaml")
+    assert str(e.value) == cli_message("run", "missing_log.yaml")
+    assert str(e.value).startswith("missing_log.yaml: workload.dtr_log: 'nowhere.log' does not exist")
+
+    with open("bad.log", "w") as f:
+        f.write("this is not a DTR log\n")
     with open("bad_log.yaml", "w") as f:
-        f.write("name: bad_log\nworkload:\n  dtr_log: nowhere.log\n")
+        f.write("name: bad_log\nworkload:\n  dtr_log: bad.log\n")
     with pytest.raises(memsim.WorkloadError) as e:
         memsim.run("bad_log.yaml")
     assert str(e.value) == cli_message("run", "bad_log.yaml")
-    assert "nowhere.log" in str(e.value)
+    assert "bad.log" in str(e.value)
 
     with pytest.raises(memsim.WorkloadError) as e:
-        memsim.info(dtr_log="nowhere.log")
-    assert str(e.value) == cli_message("info", "--dtr-log", "nowhere.log", "--json")
+        memsim.info(dtr_log="bad.log")
+    assert str(e.value) == cli_message("info", "--dtr-log", "bad.log", "--json")
 
 
 def test_python_api_bad_python_values_are_refused_by_name(in_tmp):
@@ -157,7 +167,7 @@ def test_python_api_compare_find_info_plan(in_tmp):
     shutil.rmtree("cmp")
     df = memsim.compare(scenario, policies=["none", "dtr"], jobs=2, out="cmp")
     assert df.attrs["text"] == out and open("cmp/results.csv").read() == expected
-    assert sorted(df["status"]) == ["oom", "ok"]
+    assert sorted(df["status"]) == ["ok", "oom"]
     found = memsim.find(scenario, minimize="platform.memory.budget_ratio", range="0.3..1.0", while_="status == ok",
                         overrides={"policy": {"recompute": {"heuristic": "dtr"}}}, jobs=2, out="fnd")
     assert found.key == "platform.memory.budget_ratio" and 0.3 < found.value < 1.0
