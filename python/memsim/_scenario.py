@@ -5,7 +5,7 @@ import json
 import math
 import os
 import tempfile
-from typing import Any, Dict, List, Mapping, Optional, Tuple
+from typing import Any, List, Mapping, Optional
 
 from ._errors import ScenarioError, UsageError
 

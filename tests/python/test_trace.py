@@ -18,11 +18,11 @@ def without_times(path):
 
 
 def test_python_trace_of_a_live_module_equals_memsim_trace_of_its_factory(in_tmp):
-    torch = pytest.importorskip("torch")
+    pytest.importorskip("torch")
     from tiny_factory import factory
 
-    code, _, err = cli("trace", os.path.join(HERE, "tiny_factory.py") + ":factory", "--out", "cli.log", "--no-rss", "--batch", "2",
-                       "--repeat", "1", "--quiet", "--optimizer", "sgd")
+    code, _, err = cli("trace", os.path.join(HERE, "tiny_factory.py") + ":factory", "--out", "cli.log", "--no-rss",
+                       "--batch", "2", "--repeat", "1", "--quiet", "--optimizer", "sgd")
     assert code == 0, err
     model, inputs, labels, loss_fn = factory()
     w = memsim.trace(model, inputs, labels, loss_fn, optimizer="sgd", repeat=1)
