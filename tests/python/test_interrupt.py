@@ -3,6 +3,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 
 from conftest import ROOT
 
@@ -36,6 +37,7 @@ def test_python_api_ctrl_c_raises_keyboard_interrupt_and_stops_the_child(tmp_pat
     assert python.stdout.readline() == "running\n"
     while not children(python.pid):  # the run's child is forked: interrupt it now
         assert python.poll() is None
+        time.sleep(0.01)
     child = children(python.pid)[0]
     python.send_signal(signal.SIGINT)
     out, _ = python.communicate(timeout=600)
