@@ -14,7 +14,10 @@ packages=(build-essential cmake ninja-build pkg-config
           hyperfine  # repeated timings with warm-up and statistics for scripts/bench.sh
           parallel   # GNU parallel: the README's scale-out recipe runs a sweep's jobs.txt with it
           python3-torch python3-torchvision  # memsim trace (tools/trace) runs them with /usr/bin/python3
-          clang-14 libfuzzer-14-dev)         # scripts/fuzz.sh: the libFuzzer targets (docs/fuzzing.md)
+          clang-14 libfuzzer-14-dev          # scripts/fuzz.sh: the libFuzzer targets (docs/fuzzing.md)
+          # the Python package (docs/python.md): its module, its tests and the example notebook
+          pybind11-dev python3-dev python3-pandas python3-pytest python3-matplotlib python3-yaml
+          python3-nbclient python3-nbformat python3-ipykernel)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -29,6 +32,19 @@ fi
 echo "== building memsim into build/"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$(nproc)" --target memsim
+
+# `import memsim` in any new shell with Debian's python3: a .pth file in its site folder
+# names this checkout's package (python/) and module (build/python/). The last checkout
+# set up wins; tests set PYTHONPATH to their own build.
+site=$(/usr/bin/python3 -c 'import site; print(site.getsitepackages()[0])')
+pth="$site/memsim.pth"
+wanted=$(printf '%s\n%s\n' "$PWD/python" "$PWD/build/python")
+if [ "$(cat "$pth" 2>/dev/null)" != "$wanted" ]; then
+  echo "== registering the memsim Python package in $pth"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO mkdir -p "$site"
+  printf '%s\n' "$wanted" | $SUDO tee "$pth" >/dev/null
+fi
 
 if [ "${1:-}" != "--no-run" ]; then
   echo "== running scenarios/example.yaml"

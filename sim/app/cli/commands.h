@@ -2,6 +2,7 @@
 // callback runs the library and records the process exit code.
 #pragma once
 
+#include <exception>
 #include <functional>
 #include <string>
 
@@ -35,6 +36,14 @@ struct WorkloadSourceOptions {
 };
 // Adds the positional profile folder, --batch and --dtr-log to `cmd`.
 void add_workload_source_options(CLI::App& cmd, WorkloadSourceOptions& source);
+
+// The whole command line (main.cpp): parses argv, runs the subcommand, returns the exit
+// code; a bad command line is reported on stderr (exit 1).
+int run_cli(int argc, char** argv);
+
+// What guarded() prints after "memsim: error: " for an exception (a file system error in
+// memsim's words: the path, then the reason).
+std::string error_message(const std::exception& e);
 
 // Runs `body`; prints any exception as "memsim: error: ..." on stderr and sets exit code 1.
 void guarded(const std::function<void()>& body);

@@ -16,6 +16,15 @@ int g_exit_code = 0;
 int exit_code() { return g_exit_code; }
 void set_exit_code(int code) { g_exit_code = code; }
 
+std::string error_message(const std::exception& e) {
+    // A file system call the code did not expect to fail: memsim's format (the path,
+    // then the reason in words), not the library's "filesystem error: ...".
+    if (const auto* fs_error = dynamic_cast<const std::filesystem::filesystem_error*>(&e))
+        return (fs_error->path1().empty() ? std::string("(no path)") : fs_error->path1().string()) + ": " +
+               path_error_text(fs_error->code().value());
+    return e.what();
+}
+
 void guarded(const std::function<void()>& body) {
     try {
         body();
@@ -26,14 +35,8 @@ void guarded(const std::function<void()>& body) {
         std::signal(e.signum(), SIG_DFL);
         std::raise(e.signum());
         g_exit_code = 128 + e.signum();  // only if the signal is blocked
-    } catch (const std::filesystem::filesystem_error& e) {
-        // A file system call the code did not expect to fail: memsim's format (the path,
-        // then the reason in words), not the library's "filesystem error: ...".
-        std::cerr << "memsim: error: " << (e.path1().empty() ? std::string("(no path)") : e.path1().string()) << ": "
-                  << path_error_text(e.code().value()) << "\n";
-        g_exit_code = kExitError;
     } catch (const std::exception& e) {
-        std::cerr << "memsim: error: " << e.what() << "\n";
+        std::cerr << "memsim: error: " << error_message(e) << "\n";
         g_exit_code = kExitError;
     }
 }
