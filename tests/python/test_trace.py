@@ -51,7 +51,7 @@ def test_python_trace_refuses_what_it_cannot_trace():
     assert str(e.value) == "model: expected a torch.nn.Module, got a str"
     with pytest.raises(memsim.UsageError) as e:
         memsim.trace(model, inputs, labels, loss_fn, optimizer="lamb")
-    assert str(e.value) == "optimizer: 'lamb' is not one of sgd, adam, none (or give a torch.optim.Optimizer)"
+    assert str(e.value) == "optimizer: 'lamb' is not one of sgd, adam, adamw, none (or give a torch.optim.Optimizer)"
     with pytest.raises(memsim.TraceError) as e:
         memsim.trace(model, inputs[:, :2], labels, loss_fn, repeat=1)
     assert "rejected input of shape [2, 2, 8, 8]" in str(e.value)
