@@ -74,7 +74,7 @@ struct LayerTensors {
 struct Gpt {
     const GptShape& g;
     Builder& bld;
-    double e, S, h, a, s, bsz, V;  // element bytes, tokens, ...
+    double e, S, h, a, s, bsz, V;  // e: bytes an element (bf16 2, fp32 4); S: tokens (s·b); the rest as GptShape
     std::vector<Param> params;
     std::vector<std::array<int, 6>> layer_params;  // ln1, qkv, proj, ln2, fc1, fc2
     std::vector<LayerTensors> forward;              // per layer
@@ -113,6 +113,7 @@ struct Gpt {
         const std::string tag = rerun ? fmt::format("L{}.re", i) : fmt::format("L{}", i);
         LayerTensors t = rerun ? forward[i] : LayerTensors{};
         std::vector<int> ops;
+        // The attention core starts at a layer's third op (after ln1 and qkv).
         auto op = [&](std::string name, std::vector<TensorId> in, std::vector<TensorId> out, OpCost c) {
             const int original = rerun ? forward_ops[i][ops.size() + (attention_core_only ? 2 : 0)] : kNoOp;
             const int index = bld.op(std::move(name), std::move(in), std::move(out), c, original);

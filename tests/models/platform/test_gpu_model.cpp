@@ -59,7 +59,7 @@ TEST_CASE("device model: a softmax and a layer norm are memory-bound") {
     CHECK(roofline_ms(preset("h100_sxm"), ln.flops, ln.bytes, Dtype::fp32, "t") == Approx(0.005010569 + 0.005).epsilon(1e-6));
 }
 
-TEST_CASE("device model: presets carry their datasheet numbers; a GPU without bf16 refuses a bf16 operator") {
+TEST_CASE("device model: presets carry their datasheet numbers, and a GPU without bf16 refuses a bf16 operator") {
     CHECK(gpu_preset_names() == std::vector<std::string>{"v100", "a100_40gb", "a100_80gb", "h100_sxm", "titan_v", "rtx_4090"});
     CHECK(preset("a100_80gb").memory_bytes_per_s == 2039e9);
     CHECK(preset("a100_80gb").memory_bytes == 80ULL << 30);
@@ -71,7 +71,7 @@ TEST_CASE("device model: presets carry their datasheet numbers; a GPU without bf
                       "op 7 (mm): the GPU v100 has no bf16 peak (platform.gpu.peak_flops.bf16)");
 }
 
-TEST_CASE("device model: costs: device retimes every operator; views cost nothing; a workload without counts is refused") {
+TEST_CASE("device model: costs: device retimes every operator, views cost nothing, a workload without counts is refused") {
     Workload w;
     w.source = "t.log";
     w.tensors.resize(2);
