@@ -2,9 +2,9 @@
 // names every source). Peaks are dense (no structured sparsity); fp16/bf16 peaks are the
 // tensor cores' with fp32 accumulation, as PyTorch's matrix products use them. Bandwidth
 // is in decimal GB/s as datasheets give it; memory sizes are binary (80 GB HBM = 80 GiB).
-#include <fmt/format.h>
 
 #include "models/platform/gpu_spec.h"
+#include "models/policy_table.h"
 
 namespace memsim {
 
@@ -45,15 +45,10 @@ const std::vector<GpuPreset>& gpu_presets() {
 }
 
 const GpuSpec* find_gpu_preset(std::string_view name) {
-    for (const GpuPreset& p : gpu_presets())
-        if (p.name == name) return &p.spec;
-    return nullptr;
+    const GpuPreset* row = find_row(gpu_presets(), name);
+    return row ? &row->spec : nullptr;
 }
 
-std::vector<std::string> gpu_preset_names() {
-    std::vector<std::string> names;
-    for (const GpuPreset& p : gpu_presets()) names.emplace_back(p.name);
-    return names;
-}
+std::vector<std::string> gpu_preset_names() { return row_names(gpu_presets()); }
 
 }  // namespace memsim
