@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "models/platform/gpu_spec.h"
+
 namespace memsim {
 
 // The profiled phone's disk: 104094472 bytes in 4.452 s (the default disk).
@@ -43,6 +45,9 @@ inline constexpr int kMaxGpus = 64;
 struct PlatformSpec {
     std::string name = "default";
     double gpu_speed_scale = 1.0;
+    // platform.gpu.preset / peak_flops / memory_bandwidth / launch_overhead: the device
+    // model that times operators under workload.costs: device (docs/gpu_model.md).
+    std::optional<GpuSpec> gpu_model;
     DiskSpec disk;  // platform.disk, or the first of platform.disks
     // platform.disks: more disks on the host; GPU i swaps to disk i mod the count. Empty:
     // the one `disk`.

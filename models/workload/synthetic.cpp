@@ -7,6 +7,7 @@
 
 #include "models/policy_table.h"
 #include "models/workload/input_error.h"
+#include "models/workload/synthetic_gpt.h"
 #include "models/workload/workload_limits.h"
 
 namespace memsim {
@@ -73,12 +74,32 @@ Workload training_iteration(Workload w, const std::vector<ForwardOp>& forward) {
     return w;
 }
 
-using SyntheticRow = PolicyRow<Workload (*)(int)>;
+using SyntheticRow = PolicyRow<Workload (*)(const std::string&, const SyntheticParams&)>;
+
+// The kinds sized by n alone: n checked, about 2n operators and 2n tensors refused up
+// front if they cannot fit.
+template <Workload (*Make)(int)>
+Workload by_n(const std::string& kind, const SyntheticParams& params) {
+    for (const auto& [key, value] : params.numbers)
+        if (key != "n") throw InputError(fmt::format("synthetic {}: unknown parameter '{}' (known: n)", kind, key));
+    if (!params.words.empty())
+        throw InputError(fmt::format("synthetic {}: unknown parameter '{}' (known: n)", kind, params.words.begin()->first));
+    const auto it = params.numbers.find("n");
+    if (it == params.numbers.end()) throw InputError(fmt::format("synthetic {}: parameter 'n' is required", kind));
+    const double n = it->second;
+    if (!(n >= 1) || n != std::floor(n) || n > 1e7)
+        throw InputError(fmt::format("synthetic {}: n must be a whole number in [1, 1e7], got {}", kind, n));
+    check_workload_fits_memory(2 * static_cast<std::size_t>(n), 2 * static_cast<std::size_t>(n), "synthetic " + kind);
+    return Make(static_cast<int>(n));
+}
+
+Workload gpt(const std::string&, const SyntheticParams& params) { return make_gpt(gpt_shape(params.numbers, params.words)); }
 
 const SyntheticRow kSynthetic[] = {
-    {"uniform_linear", "the DTR paper's linear network: 2n ops of 1 ms, 1-byte tensors", make_uniform_linear},
-    {"chain", "n layers in a line and their backward pass, 64-256 KiB tensors", make_chain},
-    {"branching", "n operators in residual blocks (a tensor read by two ops) and their backward pass", make_branching},
+    {"uniform_linear", "the DTR paper's linear network: 2n ops of 1 ms, 1-byte tensors", by_n<make_uniform_linear>},
+    {"chain", "n layers in a line and their backward pass, 64-256 KiB tensors", by_n<make_chain>},
+    {"branching", "n operators in residual blocks (a tensor read by two ops) and their backward pass", by_n<make_branching>},
+    {"gpt", "a Megatron-style GPT training step of any size (layers, hidden, heads, seq, batch, vocab, ...)", gpt},
 };
 
 }  // namespace
@@ -142,20 +163,11 @@ Workload make_branching(int n) {
 
 std::vector<std::string> synthetic_kinds() { return row_names(kSynthetic); }
 
-Workload make_synthetic(const std::string& kind, const std::map<std::string, double>& params) {
+Workload make_synthetic(const std::string& kind, const SyntheticParams& params) {
     const SyntheticRow* row = find_row(kSynthetic, kind);
     if (!row)
         throw InputError(fmt::format("synthetic workload: unknown kind '{}' (known: {})", kind, fmt::join(synthetic_kinds(), ", ")));
-    for (const auto& [key, value] : params)
-        if (key != "n") throw InputError(fmt::format("synthetic {}: unknown parameter '{}' (known: n)", kind, key));
-    const auto it = params.find("n");
-    if (it == params.end()) throw InputError(fmt::format("synthetic {}: parameter 'n' is required", kind));
-    const double n = it->second;
-    if (!(n >= 1) || n != std::floor(n) || n > 1e7)
-        throw InputError(fmt::format("synthetic {}: n must be a whole number in [1, 1e7], got {}", kind, n));
-    // Every kind has about 2n operators and 2n tensors: refused up front if that cannot fit.
-    check_workload_fits_memory(2 * static_cast<std::size_t>(n), 2 * static_cast<std::size_t>(n), "synthetic " + kind);
-    return row->make(static_cast<int>(n));
+    return row->make(kind, params);
 }
 
 }  // namespace memsim

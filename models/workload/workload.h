@@ -77,6 +77,7 @@ struct Workload {
     // rule; docs/workloads.md, "Roles"); "" where the source sets none.
     std::string role_rule;
     std::string cost_note;        // where costs came from when not measured for this batch ("" = measured)
+    std::uint64_t parameter_count = 0;  // trainable parameters, where the source counts them (synthetic gpt); 0: unknown
     // DTR logs only: the tensors the published runtime requests once more at the end of
     // the log (made resident, then kept), in its order: names in first-binding order, a
     // name re-bound by MUTATE or COPY_FROM keeping its place, one entry per name (a tensor

@@ -107,6 +107,8 @@ RunHeader run_header(const Scenario& s, const Workload& w, const Summary& summar
         disk += fmt::format(", latency {:g} / {:g} ms", d.write_latency_ms, d.read_latency_ms);
     h.settings.emplace_back("disk", disk);
     if (s.platform.gpu_speed_scale != 1.0) h.settings.emplace_back("GPU speed", fmt::format("{:g}x", s.platform.gpu_speed_scale));
+    // workload.costs: device (docs/gpu_model.md): the times are the roofline's, not recorded.
+    if (s.workload.costs == "device" && s.platform.gpu_model) h.settings.emplace_back("operator times", w.cost_note);
     if (s.platform.name != "default") h.settings.emplace_back("platform", s.platform.name);
     // Where an override resolved a conflict (a kept budget, a replaced source): said under
     // the setting (sim/scenario/override_rules.h).

@@ -21,11 +21,12 @@ struct WorkloadSpec {
     std::string profile;   // MNN profile folder
     int batch = 0;
     std::optional<int> forward_end;
-    std::string costs = "measured";  // measured | linear_fit (MNN profiles)
+    std::string costs = "measured";  // measured (= recorded) | linear_fit (MNN profiles) | device (docs/gpu_model.md)
     std::string dtr_log;   // DTR operator log
     std::string torch_snapshot;  // PyTorch memory snapshot (pickle) with a device trace
     std::string synthetic; // built-in generator name
     std::map<std::string, double> synthetic_params;
+    std::map<std::string, std::string> synthetic_words;  // gpt: precision, dropout, checkpointing
 };
 
 // Each policy choice is the name of a row of its family's table and the parameters the

@@ -5,7 +5,50 @@
 #include "sim/scenario/units.h"
 #include "sim/scenario/node_section.h"
 
+#include <fmt/ranges.h>
+
 namespace memsim {
+
+namespace {
+
+// platform.gpu's device model (docs/gpu_model.md): a preset, its numbers written out, or
+// a preset with some of them replaced. Absent (speed_scale alone): no device model.
+std::optional<GpuSpec> parse_gpu(const YAML::Node& g, const Parser& p) {
+    if (!g || !g.IsMap()) return std::nullopt;
+    const bool any = g["preset"] || g["peak_flops"] || g["memory_bandwidth"] || g["launch_overhead"] || g["memory"];
+    if (!any) return std::nullopt;
+    GpuSpec gpu;
+    if (g["preset"]) gpu = *find_gpu_preset(p.choice(g["preset"], "platform.gpu.preset", gpu_preset_names()));
+    else {
+        // Written out: every number the roofline needs, so none is a silent default.
+        for (const char* key : {"peak_flops", "memory_bandwidth", "launch_overhead"})
+            if (!g[key])
+                p.fail(std::string("platform.gpu.") + key,
+                       fmt::format("missing: without platform.gpu.preset give peak_flops (fp32 at least), memory_bandwidth "
+                                   "and launch_overhead, or name a preset ({})", fmt::join(gpu_preset_names(), ", ")));
+        if (!g["peak_flops"].IsMap() || !g["peak_flops"]["fp32"])
+            p.fail("platform.gpu.peak_flops.fp32", "missing: the fp32 peak in flop/s (e.g. 19.5e12)");
+    }
+    if (const YAML::Node f = g["peak_flops"]; f && f.IsMap()) {
+        auto peak = [&](const char* dtype) {
+            const std::string key = std::string("platform.gpu.peak_flops.") + dtype;
+            const double v = p.scalar<double>(f[dtype], key, "a number of flop/s");
+            if (!(v > 0)) p.fail(key, fmt::format("{:g} must be > 0 flop/s", v));
+            return v;
+        };
+        if (f["fp32"]) gpu.fp32_flops = peak("fp32");
+        if (f["bf16"]) gpu.bf16_flops = peak("bf16");
+        if (f["fp16"]) gpu.fp16_flops = peak("fp16");
+    }
+    if (g["memory_bandwidth"]) gpu.memory_bytes_per_s = p.with_units(g["memory_bandwidth"], "platform.gpu.memory_bandwidth", parse_rate_bytes_per_s);
+    if (g["launch_overhead"]) gpu.launch_overhead_ms = p.with_units(g["launch_overhead"], "platform.gpu.launch_overhead", parse_time_ms);
+    if (g["memory"]) gpu.memory_bytes = p.with_units(g["memory"], "platform.gpu.memory", parse_bytes);
+    if (g["preset"] && (g["peak_flops"] || g["memory_bandwidth"] || g["launch_overhead"] || g["memory"]))
+        gpu.preset += " (modified)";
+    return gpu;
+}
+
+}  // namespace
 
 WorkloadSpec parse_workload(const YAML::Node& n, const Parser& p) {
     WorkloadSpec w;
@@ -34,13 +77,20 @@ WorkloadSpec parse_workload(const YAML::Node& n, const Parser& p) {
     if (n["torch_snapshot"]) w.torch_snapshot = p.path(n["torch_snapshot"], "workload.torch_snapshot");
     if (n["synthetic"]) {
         w.synthetic = p.text(n["synthetic"], "workload.synthetic");
-        for (const char* key : {"n", "layers", "width", "seed", "batch", "input", "classes"})
+        for (const char* key : {"n", "layers", "width", "seed", "batch", "input", "classes", "hidden", "heads", "seq", "vocab"})
             if (n[key]) w.synthetic_params[key] = p.scalar<double>(n[key], std::string("workload.") + key, "a number");
+        // The words of the gpt kind; its generator checks which kinds take them.
+        if (n["precision"]) w.synthetic_words["precision"] = p.choice(n["precision"], "workload.precision", {"fp32", "mixed"});
+        if (n["checkpointing"])
+            w.synthetic_words["checkpointing"] = p.choice(n["checkpointing"], "workload.checkpointing", {"none", "selective", "full"});
+        if (n["dropout"])
+            w.synthetic_words["dropout"] = p.scalar<bool>(n["dropout"], "workload.dropout", "true or false") ? "true" : "false";
     }
     if (n["forward_end"]) w.forward_end = p.scalar<int>(n["forward_end"], "workload.forward_end", "an integer");
     if (n["costs"]) {
-        if (!n["profile"]) p.fail("workload.costs", "applies to profile folders only");
-        w.costs = p.choice(n["costs"], "workload.costs", {"measured", "linear_fit"});
+        w.costs = p.choice(n["costs"], "workload.costs", {"measured", "recorded", "linear_fit", "device"});
+        if (w.costs == "recorded") w.costs = "measured";  // the same: the source's own times
+        if (w.costs == "linear_fit" && !n["profile"]) p.fail("workload.costs", "linear_fit applies to profile folders only");
     }
     return w;
 }
@@ -53,6 +103,7 @@ PlatformSpec parse_platform(const YAML::Node& n, const Parser& p) {
         s.gpu_speed_scale = p.scalar<double>(n["gpu"]["speed_scale"], "platform.gpu.speed_scale", "a number");
         if (!(s.gpu_speed_scale > 0)) p.fail("platform.gpu.speed_scale", "must be > 0");
     }
+    s.gpu_model = parse_gpu(n["gpu"], p);
     if (n["disk"]) s.disk = parse_disk(n["disk"], p, "platform.disk");
     parse_node_keys(n, p, s);
     if (n["memory"] && n["memory"]["budget"]) {

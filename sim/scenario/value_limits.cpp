@@ -68,6 +68,14 @@ void check_value_limits(const Scenario& s) {
     if (p.gpus_per_switch > 0)
         check_range(s, "platform.switch.bandwidth", p.switch_bytes_per_s, kMinRateBytesPerS, kMaxRateBytesPerS, " B/s");
     check_range(s, "platform.gpu_offset_ms", p.gpu_offset_ms, 0.0, kMaxLatencyMs, " ms");
+    if (p.gpu_model) {
+        // A device model's numbers: any real or imagined GPU, nothing the roofline cannot divide by.
+        check_range(s, "platform.gpu.peak_flops.fp32", p.gpu_model->fp32_flops, kMinPeakFlops, kMaxPeakFlops, " flop/s");
+        if (p.gpu_model->bf16_flops) check_range(s, "platform.gpu.peak_flops.bf16", *p.gpu_model->bf16_flops, kMinPeakFlops, kMaxPeakFlops, " flop/s");
+        if (p.gpu_model->fp16_flops) check_range(s, "platform.gpu.peak_flops.fp16", *p.gpu_model->fp16_flops, kMinPeakFlops, kMaxPeakFlops, " flop/s");
+        check_range(s, "platform.gpu.memory_bandwidth", p.gpu_model->memory_bytes_per_s, kMinRateBytesPerS, kMaxRateBytesPerS, " B/s");
+        check_range(s, "platform.gpu.launch_overhead", p.gpu_model->launch_overhead_ms, 0.0, kMaxLatencyMs, " ms");
+    }
     if (p.memory_budget_ratio)
         check_range(s, "platform.memory.budget_ratio", *p.memory_budget_ratio, 0.0, kMaxBudgetRatio, "");
     if (s.policy.recompute.max_overhead)

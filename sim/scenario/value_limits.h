@@ -19,6 +19,8 @@ inline constexpr double kMaxSpeedScale = 1e3;
 inline constexpr double kMaxBudgetRatio = 1e3;
 inline constexpr double kMaxOverhead = 1e6;
 inline constexpr double kMaxSyntheticParam = 1e7;
+inline constexpr double kMinPeakFlops = 1e6;   // platform.gpu.peak_flops.*: 1 Mflop/s
+inline constexpr double kMaxPeakFlops = 1e18;  // 1 Eflop/s
 
 // Throws InputError naming the scenario file, the key and the value (as written and as
 // converted) of the first value out of its range.

@@ -9,6 +9,8 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "models/alloc/os_allocator.h"
 #include "models/io/input_file.h"
@@ -24,6 +26,7 @@
 #include "sim/scenario/units.h"
 #include "sim/app/info/snapshot_info.h"
 #include "sim/app/info/workload_info.h"
+#include "sim/app/run/workload_factory.h"
 #include "sim/scenario/value_limits.h"
 
 namespace memsim::cli {
@@ -65,6 +68,29 @@ void add_trace_sidecar(nlohmann::json& info, const std::string& log_path) {
     }
 }
 
+bool is_scenario_file(const std::string& path) {
+    const auto dot = path.rfind('.');
+    const std::string ext = dot == std::string::npos ? "" : path.substr(dot);
+    return ext == ".yaml" || ext == ".yml";
+}
+
+// `memsim info SCENARIO.yaml`: the workload the scenario runs, as `run` would load it
+// (device costs included), and whether its peak fits the platform's GPU memory.
+nlohmann::json scenario_info(const Scenario& s, double disk_bytes_per_s) {
+    const Workload w = load_workload(s);
+    nlohmann::json info = workload_info(w, disk_bytes_per_s);
+    info["scenario"] = s.name;
+    info["costs"] = s.workload.costs == "measured" ? "recorded" : s.workload.costs;
+    if (s.platform.gpu_model) {
+        info["gpu"] = s.platform.gpu_model->preset.empty() ? "custom" : s.platform.gpu_model->preset;
+        if (const std::uint64_t memory = s.platform.gpu_model->memory_bytes; memory > 0) {
+            info["gpu_memory_bytes"] = memory;
+            info["fits_gpu_memory"] = info["oracle_peak_bytes"].get<std::uint64_t>() <= memory;
+        }
+    }
+    return info;
+}
+
 }  // namespace
 
 void register_info_command(CLI::App& app) {
@@ -76,9 +102,11 @@ void register_info_command(CLI::App& app) {
         std::string torch_snapshot;
         std::string torch_alloc_conf;
         std::string disk_bandwidth = fmt::format("{}B/{}s", kPhoneDiskBytes, kPhoneDiskSeconds);
+        std::vector<std::string> sets;
     };
     auto opt = std::make_shared<Options>();
-    CLI::App* cmd = app.add_subcommand("info", "Static facts about a profiled workload: sizes, peaks, feature maps");
+    CLI::App* cmd = app.add_subcommand("info", "Static facts about a workload (a profile, a log or a SCENARIO.yaml's): sizes, "
+                                                "peaks, roles, FLOPs");
     add_workload_source_options(*cmd, opt->source);
     cmd->add_option("--forward-end", opt->forward_end, "First backward operator (default: inferred)");
     cmd->add_option("--disk-bandwidth", opt->disk_bandwidth,
@@ -90,12 +118,14 @@ void register_info_command(CLI::App& app) {
                     "A PyTorch memory snapshot (pickle, recorded with history): the recorded peaks next to every allocator's replay");
     cmd->add_option("--torch-alloc-conf", opt->torch_alloc_conf,
                     "torch_caching's options for --torch-snapshot (PYTORCH_CUDA_ALLOC_CONF syntax; default: the snapshot's own)");
+    cmd->add_option("--set", opt->sets, "With a SCENARIO.yaml: override a key (KEY=VALUE, repeatable)");
     cmd->add_flag("--json", opt->json, "Print one JSON object instead of a table");
     cmd->callback([opt]() {
         guarded([&]() {
             const int sources = !opt->source.profile.empty() + !opt->source.dtr_log.empty() + !opt->torch_snapshot.empty();
             if (sources != 1)
-                throw InputError("memsim info: give one of a profile folder (with --batch), --dtr-log PATH or --torch-snapshot PATH");
+                throw InputError("memsim info: give one of a SCENARIO.yaml, a profile folder (with --batch), --dtr-log PATH or "
+                                 "--torch-snapshot PATH");
             if (!opt->torch_alloc_conf.empty() && opt->torch_snapshot.empty())
                 throw InputError("memsim info: --torch-alloc-conf goes with --torch-snapshot");
             // The same range as platform.disk.bandwidth in a scenario (sim/scenario/value_limits.h).
@@ -109,7 +139,14 @@ void register_info_command(CLI::App& app) {
                 throw InputError(fmt::format("--disk-bandwidth '{}': {} B/s is outside {} B/s .. {} B/s", opt->disk_bandwidth,
                                              rate, kMinRateBytesPerS, kMaxRateBytesPerS));
             nlohmann::json info;
-            if (!opt->torch_snapshot.empty()) {
+            if (is_scenario_file(opt->source.profile)) {
+                if (opt->source.batch > 0 || opt->forward_end || opt->costs != "measured")
+                    throw InputError("memsim info: --batch, --forward-end and --costs go with a profile folder; a scenario says "
+                                     "them itself (workload.batch, workload.forward_end, workload.costs)");
+                info = scenario_info(load_scenario(opt->source.profile, opt->sets), rate);
+            } else if (!opt->sets.empty()) {
+                throw InputError("memsim info: --set goes with a SCENARIO.yaml");
+            } else if (!opt->torch_snapshot.empty()) {
                 info = snapshot_info(load_torch_snapshot(opt->torch_snapshot), opt->torch_alloc_conf);
             } else if (!opt->source.dtr_log.empty()) {
                 const DtrLog log = load_dtr_log_detailed(opt->source.dtr_log);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "models/platform/gpu_model.h"
 #include "models/workload/example_mlp.h"
 #include "models/workload/input_error.h"
 #include "models/workload/dtr_log.h"
@@ -25,6 +26,8 @@ Workload synthetic(const Scenario& s) {
         auto it = p.find(key);
         return it == p.end() ? fallback : it->second;
     };
+    if (s.workload.synthetic != "gpt" && !s.workload.synthetic_words.empty())
+        throw InputError(fmt::format("{}: workload.{}: only the gpt workload takes it", s.file, s.workload.synthetic_words.begin()->first));
     if (s.workload.synthetic == "mlp") {
         const std::vector<std::string> known = {"batch", "layers", "width", "input", "classes"};
         for (const auto& [key, value] : p) {
@@ -43,9 +46,12 @@ Workload synthetic(const Scenario& s) {
         return make_example_mlp(shape);
     }
     try {
-        return make_synthetic(s.workload.synthetic, p);
+        return make_synthetic(s.workload.synthetic, SyntheticParams{p, s.workload.synthetic_words});
     } catch (const InputError& e) {
-        throw InputError(fmt::format("{}: workload.synthetic: {} (also: mlp)", s.file, e.what()));
+        // The generators' table does not hold mlp (built here): an unknown kind names it too.
+        const std::vector<std::string> kinds = synthetic_kinds();
+        const bool known = std::find(kinds.begin(), kinds.end(), s.workload.synthetic) != kinds.end();
+        throw InputError(fmt::format("{}: workload.synthetic: {}{}", s.file, e.what(), known ? "" : " (also: mlp)"));
     }
 }
 
@@ -64,6 +70,21 @@ Workload load_workload(const Scenario& s) {
                                          w.ops.size()));
         w.forward_end = *s.workload.forward_end;
         w.forward_end_rule = "given by the scenario";
+    }
+    if (s.workload.synthetic == "gpt" && s.workload.costs != "device")
+        throw InputError(fmt::format("{}: workload.costs: the gpt workload records no operator times; set workload.costs: device "
+                                     "and a platform.gpu preset to time it (docs/gpu_model.md)", s.file));
+    if (s.workload.costs == "device") {
+        const std::string where = fmt::format("{}: workload.costs", s.file);
+        if (!s.platform.gpu_model)
+            throw InputError(fmt::format("{}: device needs a device model: platform.gpu.preset (one of {}) or "
+                                         "platform.gpu.peak_flops, memory_bandwidth and launch_overhead (docs/gpu_model.md)",
+                                         where, fmt::join(gpu_preset_names(), ", ")));
+        if (s.platform.gpu_speed_scale != 1.0)
+            throw InputError(fmt::format("{}: device times operators on platform.gpu's device model; platform.gpu.speed_scale "
+                                         "({:g}) scales recorded times: drop one of them",
+                                         where, s.platform.gpu_speed_scale));
+        apply_device_costs(w, *s.platform.gpu_model, where);
     }
     check_workload_limits(w);
     return w;

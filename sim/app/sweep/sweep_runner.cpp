@@ -119,15 +119,18 @@ std::vector<std::string> run_overrides(const SweepPlan& plan, const SweepPoint& 
     return sets;
 }
 
-// The point's overrides that can change its workload: only keys under workload (the
-// workload section is all load_workload reads, besides the scenario file itself).
+// The point's overrides that can change its workload: keys under workload, and the
+// platform's GPU (workload.costs: device times the operators with platform.gpu's model,
+// docs/gpu_model.md), so a whole platform replaced too. Besides the scenario file itself,
+// that is all load_workload reads.
 std::string workload_key(const std::vector<std::string>& overrides) {
     std::string key;
     for (const std::string& set : overrides) {
         std::string name = set.substr(0, set.find('='));
         name.erase(name.find_last_not_of(" \t") + 1);
         name.erase(0, name.find_first_not_of(" \t"));
-        if (name == "workload" || name.rfind("workload.", 0) == 0) key += set + "\n";
+        const bool gpu = name == "platform" || name == "platform.gpu" || name.rfind("platform.gpu.", 0) == 0;
+        if (name == "workload" || name.rfind("workload.", 0) == 0 || gpu) key += set + "\n";
     }
     return key;
 }

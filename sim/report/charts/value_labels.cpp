@@ -150,6 +150,9 @@ std::string key_label(const std::string& dotted) {
         {"platform.disk.read_latency", "disk read latency"},
         {"platform.disk.write_latency", "disk write latency"},
         {"platform.gpu.speed_scale", "GPU speed (x the profiled device)"},
+        {"platform.gpu.preset", "GPU (device model)"},
+        {"platform.gpu.memory_bandwidth", "GPU memory bandwidth"},
+        {"platform.gpu.launch_overhead", "kernel launch overhead"},
         {"platform.memory.budget", "memory budget"},
         {"platform.memory.budget_ratio", "budget ratio (of the no-policy peak)"},
         {"policy", "policy"},
@@ -166,6 +169,8 @@ std::string key_label(const std::string& dotted) {
         {"policy.recompute.max_overhead", "recompute overhead cap (x)"},
         {"workload", "workload"},
         {"workload.batch", "batch size"},
+        {"workload.checkpointing", "activation checkpointing"},
+        {"workload.costs", "operator times"},
         {"workload.dtr_log", "DTR log"},
         {"workload.profile", "profile"},
     };

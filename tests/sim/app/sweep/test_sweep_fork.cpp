@@ -108,3 +108,37 @@ TEST_CASE("sweep crash: a point killed by a signal reads as killed by that signa
     std::ofstream(point_dir / "log.txt") << "planning\n";
     CHECK_THAT(memsim::read_point_result(dir.string(), point).message, Catch::Contains("did not finish"));
 }
+
+// workload.costs: device times the operators with platform.gpu's model, so a sweep over
+// presets must load the workload once per preset, not once for all (the forked sweep
+// groups points by what can change their workload).
+TEST_CASE("sweep: forked points over GPU presets each get their own device times, as memsim run gives them") {
+    const fs::path dir = fresh_dir("sweep_gpu_presets");
+    const fs::path scenario = dir / "gpu.yaml";
+    std::ofstream(scenario) << "name: gpu\n"
+                               "workload: {synthetic: gpt, layers: 1, hidden: 256, heads: 4, seq: 128, batch: 4, vocab: 512,\n"
+                               "           precision: fp32, costs: device}\n"
+                               "platform: {gpu: {preset: a100_80gb}}\n"
+                               "sweep:\n"
+                               "  platform.gpu.preset: [v100, h100_sxm]\n";
+    const Outcome sweep = run_memsim(fmt::format("sweep {} --jobs 2 --out {}", scenario.string(), (dir / "out").string()));
+    INFO(sweep.err);
+    REQUIRE(sweep.code == 0);
+    // compute_ms as summary.json writes it (the same number text: the same double).
+    const auto compute = [](const std::string& summary) {
+        const auto at = summary.find("\"compute_ms\": ");
+        REQUIRE(at != std::string::npos);
+        return summary.substr(at, summary.find(',', at) - at);
+    };
+    std::vector<std::string> points;
+    for (const auto& [preset, point] : {std::pair{"v100", "0001"}, {"h100_sxm", "0002"}}) {
+        INFO(preset);
+        const fs::path single = dir / preset;
+        const Outcome run = run_memsim(fmt::format("run {} --set platform.gpu.preset={} --out {} -q", scenario.string(), preset,
+                                                   single.string()));
+        REQUIRE(run.code == 0);
+        points.push_back(compute(read_file(dir / "out" / "points" / point / "summary.json")));
+        CHECK(points.back() == compute(read_file(single / "summary.json")));
+    }
+    CHECK(points[0] != points[1]);
+}
