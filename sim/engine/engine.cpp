@@ -144,6 +144,10 @@ private:
         sm.swap_freed_bytes = io.freed_bytes;
         sm.recomputed_ops = gpu.recomputed_ops;
         sm.recompute_ms = gpu.recompute_ms;
+        if (gpu.model_recomputed_ops > 0) {  // the model's own checkpointing (only where it has some)
+            sm.details["model_recomputed_ops"] = static_cast<double>(gpu.model_recomputed_ops);
+            sm.details["model_recompute_ms"] = gpu.model_recompute_ms;
+        }
         const EvictionCounts& evictions = memory_.evictions();
         sm.evictions = evictions.to_disk + evictions.dropped;
         sm.evictions_to_disk = evictions.to_disk;

@@ -65,8 +65,15 @@ void GpuStream::run_step(const PlanStep& step) {
         memory_.allocate(t, i);
         tensors_.lock(t);
     }
-    run_exec(i, lane::kCompute, true);
+    // An op that repeats a forward op (torch.utils.checkpoint's re-run, a synthetic step's
+    // checkpointing) is the model's own recomputation: on the recompute lane, counted apart.
+    const bool model_rerun = op.recomputes != kNoOp;
+    run_exec(i, model_rerun ? lane::kRecompute : lane::kCompute, true);
     counts_.compute_ms += op.cost_ms / speed_;
+    if (model_rerun) {
+        ++counts_.model_recomputed_ops;
+        counts_.model_recompute_ms += op.cost_ms / speed_;
+    }
     rules_.unlock_outputs(op);
     for (TensorId t : op.inputs) tensors_.unlock(t);
     for (TensorId t : op.release) release(t, i);

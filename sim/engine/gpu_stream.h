@@ -37,6 +37,10 @@ public:
         double compute_ms = 0;         // operators run, scaled by the GPU speed
         std::uint64_t recomputed_ops = 0;
         double recompute_ms = 0;
+        // The model's own checkpointing (Op::recomputes): re-run forward ops, part of
+        // compute_ms, apart from the policy's recomputations above.
+        std::uint64_t model_recomputed_ops = 0;
+        double model_recompute_ms = 0;
     };
     [[nodiscard]] const Counts& counts() const { return counts_; }
     // Why the run stopped before the end (oom, thrash), if it did; and when it ended.
