@@ -65,7 +65,7 @@ TEST_CASE("storages and views: a storage read later only through a view is swapp
 
 TEST_CASE("storages and views: every swap policy reads back what a later operator reads through a view, on the traced logs") {
     int swapped_and_read = 0;
-    for (const std::string log : {"resnet18_b2.log", "mobilenet_v2_b8.log"})
+    for (const std::string log : {"resnet18_b2.log", "mobilenet_v2_b8.log", "gpt_b8.log"})
         swapped_and_read += test::check_every_swap_policy((std::filesystem::path(MEMSIM_SOURCE_DIR) / "examples/traced" / log).string());
     CHECK(swapped_and_read > 0);  // the runs do swap storages that are read again
 }
