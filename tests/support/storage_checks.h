@@ -8,6 +8,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <iterator>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -31,31 +33,51 @@ inline StorageCheckCounts check_storage_reads(const Workload& w, const RunResult
     std::vector<std::vector<const ResidencyChange*>> records(w.tensors.size());
     for (const ResidencyChange& rec : r.log.residency)
         if (rec.gpu == gpu) records[rec.tensor].push_back(&rec);
+    // The state after the last change at or before t (records are in time order).
     auto resident_at = [&](TensorId s, double t) {
-        bool resident = false;
-        for (const ResidencyChange* rec : records[s]) {
-            if (rec->time_ms > t) break;
-            resident = rec->resident;
-        }
-        return resident;
+        const auto& list = records[s];
+        const auto after = std::upper_bound(list.begin(), list.end(), t,
+                                            [](double time, const ResidencyChange* rec) { return time < rec->time_ms; });
+        return after != list.begin() && (*std::prev(after))->resident;
     };
-    std::vector<double> freed_after_swap(w.tensors.size(), -1);  // when a swapped-out storage left the GPU
     std::vector<const Activity*> activities;
     for (const Activity& a : r.log.activities)
         if (a.gpu == gpu) activities.push_back(&a);
+    // One assertion per check, not per read (a log has hundreds of thousands): the first
+    // violation is named.
+    int not_resident = 0;
+    std::string first_not_resident;
     for (const Activity* a : activities) {
-        if (a->lane == lane::kCompute || a->lane == lane::kRecompute) {
-            for (TensorId t : w.ops[a->op].inputs) {
-                const TensorId s = storage[t];
-                ++counts.reads_checked;
-                INFO("op " << a->op << " '" << w.ops[a->op].name << "' at " << a->start_ms << " ms reads tensor "
-                           << w.tensors[t].name << " (storage " << w.tensors[s].name << ")");
-                CHECK(resident_at(s, a->start_ms));
-            }
+        if (a->lane != lane::kCompute && a->lane != lane::kRecompute) continue;
+        for (TensorId t : w.ops[a->op].inputs) {
+            const TensorId s = storage[t];
+            ++counts.reads_checked;
+            if (resident_at(s, a->start_ms)) continue;
+            if (not_resident++ == 0)
+                first_not_resident = "op " + std::to_string(a->op) + " '" + w.ops[a->op].name + "' at " +
+                                     std::to_string(a->start_ms) + " ms reads tensor " + w.tensors[t].name + " (storage " +
+                                     w.tensors[s].name + "), not resident";
         }
     }
+    INFO(first_not_resident);
+    CHECK(not_resident == 0);
     // A storage written out and then freed, read later: some swap-in or recomputation of it
-    // lies between its free and that read.
+    // lies between its free and that read. Per storage, its reads and its returns (swap-ins,
+    // recomputations that regenerate it) by start time, so each swap-out is a search.
+    std::vector<std::vector<double>> reads(w.tensors.size()), returns(w.tensors.size());
+    for (const Activity* a : activities) {
+        if (a->lane == lane::kCompute || a->lane == lane::kRecompute) {
+            for (TensorId t : w.ops[a->op].inputs) reads[storage[t]].push_back(a->start_ms);
+            if (a->lane == lane::kRecompute)
+                for (TensorId out : w.ops[a->op].outputs) returns[storage[out]].push_back(a->start_ms);
+        } else if (is_swap_in(a->lane)) {
+            for (TensorId t : a->tensors) returns[storage[t]].push_back(a->start_ms);
+        }
+    }
+    for (auto* lists : {&reads, &returns})
+        for (std::vector<double>& times : *lists) std::sort(times.begin(), times.end());
+    int not_read_back = 0;
+    std::string first_not_read_back;
     for (const Activity* a : activities) {
         if (!is_swap_out(a->lane)) continue;
         for (TensorId s : a->tensors) {
@@ -66,28 +88,18 @@ inline StorageCheckCounts check_storage_reads(const Workload& w, const RunResult
                     break;
                 }
             if (freed < 0) continue;  // used in place: never left the GPU
-            const Activity* next_read = nullptr;
-            for (const Activity* b : activities) {
-                if ((b->lane != lane::kCompute && b->lane != lane::kRecompute) || b->start_ms < freed) continue;
-                for (TensorId t : w.ops[b->op].inputs)
-                    if (storage[t] == s) next_read = b;
-                if (next_read) break;
-            }
-            if (!next_read) continue;
+            const auto next_read = std::lower_bound(reads[s].begin(), reads[s].end(), freed);
+            if (next_read == reads[s].end()) continue;
             ++counts.swapped_and_read;
-            bool brought_back = false;
-            for (const Activity* b : activities) {
-                if (b->start_ms < freed || b->start_ms > next_read->start_ms) continue;
-                const bool regenerates = b->lane == lane::kRecompute &&
-                                         std::find(w.ops[b->op].outputs.begin(), w.ops[b->op].outputs.end(), s) != w.ops[b->op].outputs.end();
-                const bool reads_back = is_swap_in(b->lane) && std::find(b->tensors.begin(), b->tensors.end(), s) != b->tensors.end();
-                brought_back = brought_back || regenerates || reads_back;
-            }
-            INFO("storage " << w.tensors[s].name << " swapped out at " << a->start_ms << " ms, freed at " << freed
-                            << " ms, read by op " << next_read->op << " at " << next_read->start_ms << " ms");
-            CHECK(brought_back);
+            const auto back = std::lower_bound(returns[s].begin(), returns[s].end(), freed);
+            if ((back == returns[s].end() || *back > *next_read) && not_read_back++ == 0)
+                first_not_read_back = "storage " + w.tensors[s].name + " swapped out at " + std::to_string(a->start_ms) +
+                                      " ms, freed at " + std::to_string(freed) + " ms, read at " + std::to_string(*next_read) +
+                                      " ms without a swap-in or recomputation in between";
         }
     }
+    INFO(first_not_read_back);
+    CHECK(not_read_back == 0);
     return counts;
 }
 
