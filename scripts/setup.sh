@@ -33,6 +33,14 @@ echo "== building memsim into build/"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$(nproc)" --target memsim
 
+if [ "${1:-}" != "--no-run" ]; then
+  echo "== running scenarios/example.yaml"
+  ./build/memsim run scenarios/example.yaml
+fi
+
+echo "== building the Python module (python/, docs/python.md)"
+cmake --build build -j"$(nproc)" --target _memsim
+
 # `import memsim` in any new shell with Debian's python3: a .pth file in its site folder
 # names this checkout's package (python/) and module (build/python/). The last checkout
 # set up wins; tests set PYTHONPATH to their own build.
@@ -44,9 +52,4 @@ if [ "$(cat "$pth" 2>/dev/null)" != "$wanted" ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO mkdir -p "$site"
   printf '%s\n' "$wanted" | $SUDO tee "$pth" >/dev/null
-fi
-
-if [ "${1:-}" != "--no-run" ]; then
-  echo "== running scenarios/example.yaml"
-  ./build/memsim run scenarios/example.yaml
 fi
