@@ -120,6 +120,15 @@ struct Gpt {
             ops.push_back(index);
             return index;
         };
+        // Dropout of an S x h output (projection, MLP) when the step has it: its mask is saved
+        // in `mask`, its output returned; the input itself otherwise.
+        auto dropped = [&](TensorId in, const char* what, TensorId& mask) {
+            if (!g.dropout) return in;
+            mask = act(fmt::format("{}.{}_mask", tag, what), S * h, 1);
+            const TensorId out = temp(fmt::format("{}.{}_dropped", tag, what), S * h);
+            op(fmt::format("dropout[{}.{}]", tag, what), {in}, {mask, out}, dropout_cost(S * h));
+            return out;
+        };
         if (!attention_core_only) {
             t.a = act(tag + ".ln1", S * h);
             op(fmt::format("layer_norm[{}.ln1]", tag), {x, w(lp[0])}, {t.a}, layer_norm_cost(S, h, e));
@@ -141,12 +150,7 @@ struct Gpt {
         if (attention_core_only) return t;
         TensorId o = temp(tag + ".proj", S * h);
         op(fmt::format("matmul[{}.proj]", tag), {t.ctx, w(lp[2])}, {o}, matmul_cost(S, h, h, e, e));
-        if (g.dropout) {
-            t.proj_mask = act(tag + ".proj_mask", S * h, 1);
-            const TensorId od = temp(tag + ".proj_dropped", S * h);
-            op(fmt::format("dropout[{}.proj]", tag), {o}, {t.proj_mask, od}, dropout_cost(S * h));
-            o = od;
-        }
+        o = dropped(o, "proj", t.proj_mask);
         t.r = act(tag + ".residual1", S * h);
         op(fmt::format("add[{}.residual1]", tag), {x, o}, {t.r}, elementwise_cost(S * h, 1, 3 * e));
         t.b = act(tag + ".ln2", S * h);
@@ -157,12 +161,7 @@ struct Gpt {
         op(fmt::format("gelu[{}]", tag), {t.h1}, {t.g}, elementwise_cost(4 * S * h, 9, 2 * e));
         TensorId m = temp(tag + ".fc2", S * h);
         op(fmt::format("matmul[{}.fc2]", tag), {t.g, w(lp[5])}, {m}, matmul_cost(S, 4 * h, h, e, e));
-        if (g.dropout) {
-            t.mlp_mask = act(tag + ".mlp_mask", S * h, 1);
-            const TensorId md = temp(tag + ".mlp_dropped", S * h);
-            op(fmt::format("dropout[{}.mlp]", tag), {m}, {t.mlp_mask, md}, dropout_cost(S * h));
-            m = md;
-        }
+        m = dropped(m, "mlp", t.mlp_mask);
         t.y = act(tag + ".out", S * h);
         op(fmt::format("add[{}.residual2]", tag), {t.r, m}, {t.y}, elementwise_cost(S * h, 1, 3 * e));
         if (!rerun) forward_ops.push_back(ops);
