@@ -63,6 +63,10 @@ struct PlatformSpec {
     int gpus_per_switch = 0;
     double switch_bytes_per_s = 0;
     double gpu_offset_ms = 0;  // platform.gpu_offset_ms: GPU i starts at i times this
+    // platform.nvlink: each GPU's link to an NVSwitch (full duplex, this bandwidth each
+    // way; the latency is the link's, so GPU to GPU crosses two). Unset: GPU-to-GPU
+    // traffic goes through PCIe (docs/parallel.md).
+    std::optional<LinkSpec> nvlink;
     // platform.file: a SimGrid XML platform (docs/tiers.md names its hosts and disks).
     // Its GPUs, disks and routes are read into `gpus`, `disks` and `file_routes` by the
     // scenario parser (sim/scenario/platform_xml.h), which also writes the checked file

@@ -14,7 +14,9 @@
 #include <fmt/format.h>
 #include <simgrid/s4u.hpp>
 
+#include "sim/engine/collectives.h"
 #include "sim/engine/gpu_stream.h"
+#include "sim/engine/rank_collectives.h"
 #include "sim/engine/policy_view.h"
 #include "sim/engine/semantics_rules.h"
 #include "sim/engine/platform.h"
@@ -44,10 +46,13 @@ public:
     // selection plans on; w itself when it has no views.
     Engine(const Workload& w, const Workload& reads, const EngineConfig& c, const ExecPlan& plan, const SimPlatform& platform,
            HostTier& host, NodeUsage& usage, int gpu,
-           std::unique_ptr<SwapSelection> selection, std::unique_ptr<SwapMode> mode, std::unique_ptr<PrefetchRule> prefetch)
+           std::unique_ptr<SwapSelection> selection, std::unique_ptr<SwapMode> mode, std::unique_ptr<PrefetchRule> prefetch,
+           Collectives* collectives = nullptr, const StepCollectives* step = nullptr)
         : w_(w), c_(c), plan_(plan), gpu_index_(gpu), platform_(platform),
           rules_(make_semantics_rules(c.semantics.rules, ctx_, w)),
-          ctx_{w, plan, c, platform_, log_, *rules_, clock_, tensors_, io_, host, usage, disk_, memory_, view_, swap_, gpu_, gpu},
+          rank_(collectives ? std::make_unique<RankCollectives>(*collectives, *step, gpu, clock_) : nullptr),
+          ctx_{w, plan, c, platform_, log_, *rules_, clock_, tensors_, io_, host, usage, disk_, memory_, view_, swap_, gpu_, gpu,
+               rank_.get()},
           host_(host),
           clock_(log_),
           tensors_(w, plan, c.platform.gpu_speed_scale),
@@ -82,6 +87,10 @@ public:
         // next simulation of the same process. The GPU stream tells it to stop instead.
         sg::Actor::create("disk_io", gpu, [this] { disk_.serve(); });
     }
+
+    // Ties this rank's clock and log to the node's collectives (before start()).
+    void attach(Collectives& node) { node.attach(gpu_index_, clock_, log_); }
+    [[nodiscard]] double exposed_collective_ms() const { return rank_ ? rank_->exposed_ms() : 0.0; }
 
     // After the simulation: this GPU's result, its tier bytes added to `tiers`.
     RunResult finish(SwapIo::TierBytes& tiers) {
@@ -175,6 +184,7 @@ private:
     EventLog log_;
     const SimPlatform& platform_;
     std::unique_ptr<SemanticsRules> rules_;  // keeps ctx_, built just after it
+    std::unique_ptr<RankCollectives> rank_;  // keeps clock_, built after it
     EngineContext ctx_;  // refers to the parts below, built after it in this order
     HostTier& host_;
     Clock clock_;
@@ -226,19 +236,36 @@ void node_log(EventLog& log, std::vector<RunResult>& gpus, const HostTier& host,
 
 }  // namespace
 
-RunResult simulate(const Workload& w, const EngineConfig& config, const ExecPlan& plan) {
+RunResult simulate(const Workload& given, const EngineConfig& config, const ExecPlan& plan) {
     HostTier host(config.platform);
     // Built once for the run: every GPU's engine parts and the usage meter share it.
     const SimPlatform platform = build_platform(config.platform);
     NodeUsage usage;
     usage.describe(platform);
+    // Data-parallel ranks (docs/parallel.md) all run the rank's share of the step.
+    const std::optional<DataParallelConfig>& dp = config.data_parallel;
+    const int ranks = config.platform.gpus;
+    const std::optional<Workload> sharded = dp ? std::optional(shard_for_rank(given, *dp->stage, ranks)) : std::nullopt;
+    const Workload& w = sharded ? *sharded : given;
+    std::optional<StepCollectives> step;
+    std::optional<Collectives> collectives;
+    if (dp) {
+        usage.describe_peers(platform);
+        step = plan_step_collectives(w, *dp->stage, dp->bucket_bytes);
+        collectives.emplace(platform, usage, ranks, *dp->algorithm, step->requests);
+    }
     const std::optional<Workload> storage_reads = has_views(w) ? std::optional(with_storage_reads(w)) : std::nullopt;
     std::vector<std::unique_ptr<Engine>> engines;
-    for (int g = 0; g < config.platform.gpus; ++g)
-        engines.push_back(std::make_unique<Engine>(w, storage_reads ? *storage_reads : w, config, plan, platform, host, usage, g, config.make_selection(), config.make_swap_mode(),
-                                                   config.make_prefetch()));
+    for (int g = 0; g < ranks; ++g)
+        engines.push_back(std::make_unique<Engine>(w, storage_reads ? *storage_reads : w, config, plan, platform, host, usage, g,
+                                                   config.make_selection(), config.make_swap_mode(), config.make_prefetch(),
+                                                   collectives ? &*collectives : nullptr, step ? &*step : nullptr));
     host.start();
-    for (auto& engine : engines) engine->start();
+    for (auto& engine : engines) {
+        if (collectives) engine->attach(*collectives);
+        engine->start();
+    }
+    if (collectives) collectives->start();
     sg::Engine::get_instance()->run();
     SwapIo::TierBytes resident;
     std::vector<RunResult> results;
@@ -252,6 +279,15 @@ RunResult simulate(const Workload& w, const EngineConfig& config, const ExecPlan
     if (!stopped) host.check_invariants(resident.host, resident.disk);
     std::optional<NodeFigures> node;
     if (host.enabled()) node = node_figures(host, usage, results, io);
+    if (node && dp) {
+        const ModelStates states = model_states(w);
+        node->data_parallel = dp->label;
+        for (int g = 0; g < ranks; ++g) {
+            const Collectives::RankCounts& c = collectives->counts(g);
+            node->gpus[static_cast<std::size_t>(g)].rank =
+                NodeFigures::Rank{states, c.bytes_sent, c.collective_ms, engines[static_cast<std::size_t>(g)]->exposed_collective_ms()};
+        }
+    }
     RunResult result = std::move(results.front());
     if (node) {
         result.summary.node = std::move(node);

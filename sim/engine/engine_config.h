@@ -11,6 +11,8 @@
 #include <string>
 
 #include "models/alloc/allocator.h"
+#include "models/parallel/collective_algorithms.h"
+#include "models/parallel/data_parallel.h"
 #include "models/platform/platform_spec.h"
 #include "models/recompute/eviction_heuristic.h"
 #include "models/semantics/semantics.h"
@@ -29,6 +31,15 @@ inline constexpr double kRunawayOverhead = 100.0;
 // The no-prefetch peak (the in-use peak of the same run with every read on demand),
 // asked for when a prefetch rule first needs it; it may still be being measured.
 using NoPrefetchPeak = std::function<std::optional<std::uint64_t>()>;
+
+// policy.data_parallel resolved (docs/parallel.md): the platform's GPUs are ranks of one
+// step. `label` is the summary's ("zero 1, buckets of 26214400 B, ring").
+struct DataParallelConfig {
+    const ZeroStage* stage = nullptr;
+    std::optional<std::uint64_t> bucket_bytes;  // none: one bucket after the backward
+    const CollectiveAlgorithm* algorithm = nullptr;
+    std::string label;
+};
 
 struct EngineConfig {
     std::string scenario_name;
@@ -56,6 +67,7 @@ struct EngineConfig {
     // False for the measuring runs beside a run (no-policy time, on-demand peak): they
     // return one number from the summary, so their event log records nothing.
     bool record_events = true;
+    std::optional<DataParallelConfig> data_parallel;  // unset: the GPUs are independent replicas
 };
 
 }  // namespace memsim

@@ -26,6 +26,7 @@ class SwapIo;
 class SwapScheduler;
 class GpuStream;
 class SemanticsRules;
+class RankCollectives;
 
 struct EngineContext {
     const Workload& workload;
@@ -45,6 +46,7 @@ struct EngineContext {
     SwapScheduler& swap;
     GpuStream& stream;
     int gpu = 0;  // which GPU of the node this run's parts are (docs/tiers.md)
+    RankCollectives* collectives = nullptr;  // this rank's collectives under policy.data_parallel
 };
 
 }  // namespace memsim

@@ -24,6 +24,8 @@ inline constexpr const char* kDiskRead = "disk_read";
 inline constexpr const char* kHostWrite = "host_write";  // a swap-out to host RAM (docs/tiers.md)
 inline constexpr const char* kHostRead = "host_read";
 inline constexpr const char* kStall = "stall";
+// A data-parallel collective this GPU took part in (docs/parallel.md), start to end.
+inline constexpr const char* kCollective = "collective";
 }  // namespace lane
 
 // A resource lane of the node (docs/tiers.md): "<link> d2h" / "<link> h2d" for the
@@ -36,9 +38,11 @@ inline bool is_resource_lane(std::string_view lane) {
         return lane.size() > tail.size() && lane.substr(lane.size() - tail.size()) == tail;
     };
     for (const char* known : {lane::kCompute, lane::kRecompute, lane::kDiskWrite, lane::kDiskRead, lane::kHostWrite,
-                              lane::kHostRead, lane::kStall})
+                              lane::kHostRead, lane::kStall, lane::kCollective})
         if (lane == known) return false;
-    return ends_with(" d2h") || ends_with(" h2d") || ends_with(" write") || ends_with(" read");
+    // " tx" / " rx": a GPU-to-GPU link (NVLink) sending from / receiving into its GPU.
+    return ends_with(" d2h") || ends_with(" h2d") || ends_with(" write") || ends_with(" read") || ends_with(" tx") ||
+           ends_with(" rx");
 }
 
 // Instant events (no duration): a decision the memory manager took at one moment.

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "sim/engine/policy_view.h"
+#include "sim/engine/rank_collectives.h"
 #include "sim/engine/engine_config.h"
 #include "sim/engine/run_result.h"
 
@@ -25,7 +26,7 @@ GpuStream::GpuStream(const EngineContext& ctx)
     : w_(ctx.workload), plan_(ctx.plan), speed_(ctx.config.platform.gpu_speed_scale), planned_(has_plan_steps(ctx.plan)),
       budgeted_(ctx.config.budget.has_value()), max_overhead_(ctx.config.max_overhead), rules_(ctx.rules),
       tensors_(ctx.tensors), memory_(ctx.memory), io_(ctx.io), swap_(ctx.swap), disk_(ctx.disk), clock_(ctx.clock), log_(ctx.log),
-      compute_ms_scaled_(ctx.workload.compute_ms() / speed_) {}
+      collectives_(ctx.collectives), compute_ms_scaled_(ctx.workload.compute_ms() / speed_) {}
 
 void GpuStream::run() {
     try {
@@ -38,8 +39,10 @@ void GpuStream::run() {
         stopped_ = stop;
     } catch (...) {
         clock_.fail(std::current_exception());
+        if (collectives_) collectives_->ended(RunStopped{"error", "an error stopped it"});
     }
     end_ms_ = clock_.now();
+    if (collectives_) collectives_->ended(stopped_);
     disk_.stop();  // a stopped run (oom, thrash, error) drops what is still queued
 }
 
@@ -57,6 +60,7 @@ void GpuStream::run_step(const PlanStep& step) {
     for (TensorId t : op.arrivals) memory_.allocate(t, i);  // constants declared just before this op
     rules_.on_op_requested(i);
     swap_.before_op(i);
+    if (collectives_) collectives_->before_op(i);
     // Inputs of the running operator are locked (not evictable) while it needs them.
     rules_.lock_inputs(op, i, 0);
     for (TensorId t : op.inputs) tensors_.mark_used(t);
@@ -80,6 +84,7 @@ void GpuStream::run_step(const PlanStep& step) {
     for (TensorId t : op.inputs) rules_.free_if_dead(t, i);
     for (TensorId t : memory_.take_regenerated()) rules_.free_if_dead(t, i);
     if (i == w_.forward_end - 1) log_.forward_end_ms = clock_.now();
+    if (collectives_) collectives_->after_op(i);
     swap_.after_op(i);
 }
 
@@ -236,7 +241,8 @@ void GpuStream::release(TensorId t, int op, bool plan_step) {
 }
 
 void GpuStream::finish_iteration() {
-    // Outstanding I/O belongs to the iteration.
+    // Outstanding I/O and collectives belong to the iteration.
+    if (collectives_) collectives_->at_end(static_cast<int>(w_.ops.size()) - 1);
     clock_.wait_until([&] { return disk_.idle(); }, static_cast<int>(w_.ops.size()) - 1, "waiting for the disk queue to drain");
     io_.free_finished_writes(-1);
     // Everything still allocated (final outputs, parameters) is freed at the end.

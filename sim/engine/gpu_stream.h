@@ -72,6 +72,7 @@ private:
     DiskQueue& disk_;
     Clock& clock_;
     EventLog& log_;
+    RankCollectives* collectives_;  // null unless the GPUs are data-parallel ranks
     double compute_ms_scaled_ = 0;
     Counts counts_;
     std::optional<RunStopped> stopped_;

@@ -31,11 +31,11 @@ std::vector<sg::Link*> links_between(const sg::Host* from, const sg::Host* to) {
 
 }  // namespace
 
-int NodeUsage::lane_of(const std::string& name, bool link, bool forward, double bytes_per_s) {
+int NodeUsage::lane_of(const std::string& name, bool link, bool forward, double bytes_per_s, bool peer) {
     for (std::size_t i = 0; i < lanes_.size(); ++i)
         if (lanes_[i].name == name && lanes_[i].link == link && lanes_[i].forward == forward) return static_cast<int>(i);
-    const char* direction = link ? (forward ? " d2h" : " h2d") : (forward ? " write" : " read");
-    lanes_.push_back({name, name + direction, link, forward, bytes_per_s, 0, {}});
+    const char* direction = peer ? (forward ? " tx" : " rx") : link ? (forward ? " d2h" : " h2d") : (forward ? " write" : " read");
+    lanes_.push_back({name, name + direction, link, forward, peer, bytes_per_s, 0, 0, {}});
     return static_cast<int>(lanes_.size()) - 1;
 }
 
@@ -91,6 +91,31 @@ const std::string& NodeUsage::route_text(int gpu, bool write) const {
     return write ? to_host : to_gpu;
 }
 
+// A link already on a route to the host keeps its lanes (PCIe: the sender's link up is
+// its d2h lane, the receiver's down its h2d); a link only GPUs reach (NVLink to the
+// switch) gets a tx and an rx lane, UP being from its GPU.
+void NodeUsage::describe_peers(const SimPlatform& p) {
+    peer_count_ = p.gpus.size();
+    peer_routes_.assign(peer_count_ * peer_count_, {});
+    for (std::size_t from = 0; from < peer_count_; ++from)
+        for (std::size_t to = 0; to < peer_count_; ++to) {
+            if (from == to) continue;
+            std::vector<int>& lanes = peer_routes_[from * peer_count_ + to];
+            for (const sg::Link* l : links_between(p.gpus[from], p.gpus[to])) {
+                const std::string name = link_name(l);
+                const std::string full = l->get_name();
+                const bool up = full.size() < 5 || full.compare(full.size() - 5, 5, "_DOWN") != 0;
+                const bool known = std::any_of(lanes_.begin(), lanes_.end(), [&](const Lane& k) { return k.name == name && !k.peer; });
+                lanes.push_back(lane_of(name, true, up, l->get_bandwidth() / SimPlatform::kDiskScale, !known));
+            }
+        }
+}
+
+void NodeUsage::peer_occupied(int resource, double start_ms, double end_ms, std::uint64_t bytes) {
+    occupied(resource, start_ms, end_ms, bytes);
+    lanes_[static_cast<std::size_t>(resource)].peer_bytes += bytes;
+}
+
 void NodeUsage::occupied(int resource, double start_ms, double end_ms, std::uint64_t bytes) {
     Lane& l = lanes_[static_cast<std::size_t>(resource)];
     l.bytes += bytes;
@@ -120,7 +145,8 @@ std::vector<NodeFigures::Link> NodeUsage::links(double step_ms) const {
     for (const Lane& l : lanes_) {
         if (!l.link) continue;
         const double busy = busy_ms(l.intervals);
-        out.push_back({l.name, l.forward ? "d2h" : "h2d", l.bytes_per_s, l.bytes, busy, step_ms > 0 ? busy / step_ms : 0.0});
+        const char* direction = l.peer ? (l.forward ? "tx" : "rx") : (l.forward ? "d2h" : "h2d");
+        out.push_back({l.name, direction, l.bytes_per_s, l.bytes, busy, step_ms > 0 ? busy / step_ms : 0.0});
     }
     return out;
 }
@@ -159,7 +185,7 @@ void NodeUsage::check_log(const EventLog& log) const {
         recorded[it->second] += a.bytes;
     }
     for (std::size_t i = 0; i < lanes_.size(); ++i)
-        if (recorded[i] != lanes_[i].bytes || requested[i] != lanes_[i].bytes)
+        if (recorded[i] != lanes_[i].bytes || requested[i] + lanes_[i].peer_bytes != lanes_[i].bytes)
             throw InvariantError(fmt::format("resource lane '{}': the log's activities on it moved {} B, the requests through it {} B, "
                                              "the engine counted {} B",
                                              lanes_[i].lane, recorded[i], requested[i], lanes_[i].bytes));

@@ -38,6 +38,15 @@ public:
     // Resource `resource` was occupied from start_ms to end_ms by a request moving `bytes`.
     void occupied(int resource, double start_ms, double end_ms, std::uint64_t bytes);
 
+    // The GPU-to-GPU routes a data-parallel step's collectives use (docs/parallel.md):
+    // their links get lanes too (NVLink's: "nvlinkI tx" / "rx"). Called once, after describe.
+    void describe_peers(const SimPlatform& platform);
+    [[nodiscard]] const std::vector<int>& peer_route(int from, int to) const {
+        return peer_routes_[static_cast<std::size_t>(from) * peer_count_ + static_cast<std::size_t>(to)];
+    }
+    // A collective's flow: counted apart from the requests' so check_log accounts for both.
+    void peer_occupied(int resource, double start_ms, double end_ms, std::uint64_t bytes);
+
     // Busy time (union of the intervals) and utilisation (busy / step_ms) per link
     // direction and per disk, in the platform's order.
     [[nodiscard]] std::vector<NodeFigures::Link> links(double step_ms) const;
@@ -53,18 +62,22 @@ private:
         std::string name;  // the link or disk ("pcie0", "disk0")
         std::string lane;  // "pcie0 d2h", "disk0 write"
         bool link = true;
-        bool forward = true;  // d2h, or a write
+        bool forward = true;  // d2h, or a write (tx on a GPU-to-GPU link)
+        bool peer = false;    // a link only GPU-to-GPU routes cross (NVLink)
         double bytes_per_s = 0;
         std::uint64_t bytes = 0;
+        std::uint64_t peer_bytes = 0;  // of `bytes`, what collectives moved
         std::vector<std::pair<double, double>> intervals;
     };
-    int lane_of(const std::string& name, bool link, bool forward, double bytes_per_s);
+    int lane_of(const std::string& name, bool link, bool forward, double bytes_per_s, bool peer = false);
     [[nodiscard]] static double busy_ms(std::vector<std::pair<double, double>> intervals);
 
     std::vector<Lane> lanes_;
     std::vector<std::pair<std::vector<int>, std::vector<int>>> routes_;  // per GPU: to the host, back
     std::vector<std::pair<std::string, std::string>> route_texts_;
     std::vector<std::pair<int, int>> disk_lanes_;  // per GPU: write, read
+    std::vector<std::vector<int>> peer_routes_;    // from * peer_count_ + to
+    std::size_t peer_count_ = 0;
 };
 
 }  // namespace memsim

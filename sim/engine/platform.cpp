@@ -65,13 +65,44 @@ void set_link_rates(const SimPlatform& p, const PlatformSpec& spec) {
         l->set_latency(spec.host_link->latency_ms / 1e3);
     }
     for (sg::Link* l : p.switch_links) l->set_bandwidth(spec.switch_bytes_per_s * SimPlatform::kDiskScale);
+    for (sg::Link* l : p.nvlinks) {
+        l->set_bandwidth(spec.nvlink->bytes_per_s * SimPlatform::kDiskScale);
+        l->set_latency(spec.nvlink->latency_ms / 1e3);
+    }
     for (std::size_t i = 0; i < p.disks.size(); ++i) set_disk_rates(p.disks[i], spec.disk_of_gpu(static_cast<int>(i)));
 }
 
 std::string shape_of(const PlatformSpec& spec) {
     if (!spec.simgrid_file.empty()) return "the SimGrid platform file " + spec.simgrid_file;
     if (!spec.host_link) return "one GPU and its disk";
-    return fmt::format("{} GPUs, {} per switch, {} disks", spec.gpus, spec.gpus_per_switch, spec.disk_count());
+    return fmt::format("{} GPUs, {} per switch, {} disks{}", spec.gpus, spec.gpus_per_switch, spec.disk_count(),
+                       spec.nvlink ? ", NVLink" : "");
+}
+
+// GPU i to GPU j (the collectives of docs/parallel.md): with NVLink, i's link up to the
+// NVSwitch and j's down from it; otherwise peer to peer over PCIe: i's link up, through
+// the switch they share (or up i's uplink and down j's when they share none; through the
+// host's root complex without switches), j's link down.
+void add_peer_routes(SimPlatform& p, const PlatformSpec& spec, sg::NetZone& zone, int switches) {
+    if (spec.nvlink)
+        for (int g = 0; g < spec.gpus; ++g)
+            p.nvlinks.push_back(zone.create_split_duplex_link(fmt::format("nvlink{}", g), 1e9)->seal());
+    for (int i = 0; i < spec.gpus; ++i)
+        for (int j = 0; j < spec.gpus; ++j) {
+            if (i == j) continue;
+            std::vector<sg::LinkInRoute> route;
+            if (spec.nvlink) {
+                route = {{p.nvlinks[i], sg::LinkInRoute::Direction::UP}, {p.nvlinks[j], sg::LinkInRoute::Direction::DOWN}};
+            } else {
+                route.emplace_back(p.pcie_links[i], sg::LinkInRoute::Direction::UP);
+                if (switches > 0 && i / spec.gpus_per_switch != j / spec.gpus_per_switch) {
+                    route.emplace_back(p.switch_links[static_cast<std::size_t>(i / spec.gpus_per_switch)], sg::LinkInRoute::Direction::UP);
+                    route.emplace_back(p.switch_links[static_cast<std::size_t>(j / spec.gpus_per_switch)], sg::LinkInRoute::Direction::DOWN);
+                }
+                route.emplace_back(p.pcie_links[j], sg::LinkInRoute::Direction::DOWN);
+            }
+            zone.add_route(p.gpus[i]->get_netpoint(), p.gpus[j]->get_netpoint(), nullptr, nullptr, route, false);
+        }
 }
 
 // gpu_i -> host: its PCIe link then its switch's uplink, the UP direction; the way
@@ -102,6 +133,7 @@ void build_node(SimPlatform& p, const PlatformSpec& spec) {
         zone->add_route(p.gpus[g]->get_netpoint(), p.host->get_netpoint(), nullptr, nullptr, up, false);
         zone->add_route(p.host->get_netpoint(), p.gpus[g]->get_netpoint(), nullptr, nullptr, down, false);
     }
+    add_peer_routes(p, spec, *zone, switches);
     zone->seal();
     p.gpu = p.gpus.front();
     p.disk = p.disks.front();

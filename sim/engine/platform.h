@@ -29,6 +29,7 @@ struct SimPlatform {
     std::vector<simgrid::s4u::Disk*> disks;
     std::vector<simgrid::s4u::Link*> pcie_links;    // one per GPU
     std::vector<simgrid::s4u::Link*> switch_links;  // one per switch
+    std::vector<simgrid::s4u::Link*> nvlinks;       // one per GPU with platform.nvlink
     // SimGrid 3.32's disk model rounds progress to whole bytes at every event; scaling
     // bytes and bandwidths by this factor makes I/O durations exact (docs/simgrid.md).
     // Link flows are scaled alike.

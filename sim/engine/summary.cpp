@@ -36,9 +36,16 @@ std::string node_table(const NodeFigures& n) {
                                   n.host_capacity_bytes ? fmt::format(" of {} B", *n.host_capacity_bytes) : std::string());
     out += fmt::format("tiers      to host {} B   from host {} B   to disk {} B   from disk {} B\n", n.bytes_to_host,
                        n.bytes_from_host, n.bytes_to_disk, n.bytes_from_disk);
-    for (std::size_t g = 0; g < n.gpus.size(); ++g)
+    if (n.data_parallel) out += fmt::format("parallel   {}\n", *n.data_parallel);
+    for (std::size_t g = 0; g < n.gpus.size(); ++g) {
         out += fmt::format("gpu {:<6} [{}] {:.3f} ms   stall {:.3f} ms   written {} B   read {} B\n", g, n.gpus[g].status,
                            n.gpus[g].time_ms, n.gpus[g].stall_ms, n.gpus[g].bytes_written, n.gpus[g].bytes_read);
+        if (const std::optional<NodeFigures::Rank>& r = n.gpus[g].rank)
+            out += fmt::format("           model state {} B (parameters {} B, gradients {} B, optimizer state {} B)   "
+                               "collectives {} B sent, {:.3f} ms, exposed {:.3f} ms\n",
+                               r->model_state.total(), r->model_state.parameter, r->model_state.gradient,
+                               r->model_state.optimizer_state, r->collective_bytes, r->collective_ms, r->exposed_collective_ms);
+    }
     for (const NodeFigures::Link& l : n.links)
         out += fmt::format("link       {} {}   {} B   busy {:.3f} ms ({:.1f}%)\n", l.name, l.direction, l.bytes, l.busy_ms,
                            100 * l.utilisation);
@@ -111,11 +118,21 @@ nlohmann::json to_json(const Summary& s) {
         j["bytes_to_disk"] = n.bytes_to_disk;
         j["bytes_from_disk"] = n.bytes_from_disk;
         j["disk_dropped_bytes"] = n.disk_dropped_bytes;
+        if (n.data_parallel) j["data_parallel"] = *n.data_parallel;
         j["gpus"] = nlohmann::json::array();
-        for (std::size_t g = 0; g < n.gpus.size(); ++g)
-            j["gpus"].push_back({{"gpu", g}, {"status", n.gpus[g].status}, {"time_ms", n.gpus[g].time_ms},
-                                 {"stall_ms", n.gpus[g].stall_ms}, {"bytes_written", n.gpus[g].bytes_written},
-                                 {"bytes_read", n.gpus[g].bytes_read}});
+        for (std::size_t g = 0; g < n.gpus.size(); ++g) {
+            nlohmann::json gpu{{"gpu", g}, {"status", n.gpus[g].status}, {"time_ms", n.gpus[g].time_ms},
+                               {"stall_ms", n.gpus[g].stall_ms}, {"bytes_written", n.gpus[g].bytes_written},
+                               {"bytes_read", n.gpus[g].bytes_read}};
+            if (const std::optional<NodeFigures::Rank>& r = n.gpus[g].rank) {
+                gpu["model_state_bytes"] = {{"parameter", r->model_state.parameter}, {"gradient", r->model_state.gradient},
+                                            {"optimizer_state", r->model_state.optimizer_state}};
+                gpu["collective_bytes"] = r->collective_bytes;
+                gpu["collective_ms"] = r->collective_ms;
+                gpu["exposed_collective_ms"] = r->exposed_collective_ms;
+            }
+            j["gpus"].push_back(std::move(gpu));
+        }
         j["links"] = nlohmann::json::array();
         for (const NodeFigures::Link& l : n.links)
             j["links"].push_back({{"name", l.name}, {"direction", l.direction}, {"bandwidth_bytes_per_s", l.bytes_per_s},

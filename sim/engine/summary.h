@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/alloc/allocator.h"
+#include "models/parallel/data_parallel.h"
 #include "models/workload/tensor_role.h"
 
 namespace memsim {
@@ -23,12 +24,22 @@ struct NodeFigures {
     std::optional<std::uint64_t> host_capacity_bytes;
     std::uint64_t bytes_to_host = 0, bytes_from_host = 0, host_dropped_bytes = 0;
     std::uint64_t bytes_to_disk = 0, bytes_from_disk = 0, disk_dropped_bytes = 0;
+    // A data-parallel rank's figures (docs/parallel.md): the model state it holds of its
+    // own shard, the bytes it sent in collectives, the time collectives it took part in
+    // ran, and the time its GPU stream waited for one (exposed communication).
+    struct Rank {
+        ModelStates model_state;
+        std::uint64_t collective_bytes = 0;
+        double collective_ms = 0, exposed_collective_ms = 0;
+    };
     // Each GPU's own figures, GPU 0 first.
     struct Gpu {
         std::string status;
         double time_ms = 0, stall_ms = 0;
         std::uint64_t bytes_written = 0, bytes_read = 0;
+        std::optional<Rank> rank;  // only under policy.data_parallel
     };
+    std::optional<std::string> data_parallel;  // the ranks' settings, under policy.data_parallel
     std::vector<Gpu> gpus;
     // Each link direction on a GPU's route to the host and back, and each disk: what
     // the requests moved through it and the time at least one of them occupied it

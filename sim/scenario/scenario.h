@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include "models/parallel/data_parallel.h"
 #include "models/platform/platform_spec.h"
 #include "models/policy_params.h"
 
@@ -59,6 +60,8 @@ struct PolicySpec {
     SwapSpec swap;
     RecomputeSpec recompute;
     bool hybrid = false;
+    // policy.data_parallel (docs/parallel.md); unset: the GPUs are independent replicas.
+    std::optional<DataParallelSpec> data_parallel;
 };
 
 struct OutputSpec {

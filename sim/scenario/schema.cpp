@@ -92,12 +92,15 @@ Field make_schema() {
             {"gpus_per_switch", Kind::Int},
             {"switch", Kind::Map, {{"bandwidth", Kind::Rate}}},
             {"gpu_offset_ms", Kind::Time},
+            {"nvlink", Kind::Map, {{"bandwidth", Kind::Rate}, {"latency", Kind::Time}}},
             {"file", Kind::Path},
             {"memory", Kind::Map, {{"budget", Kind::Size}, {"budget_ratio", Kind::Float}, {"allow_ratio_above_one", Kind::Bool}}}}},
         {"policy", Kind::Map, {
             choice("policy.allocator"),
             choice("policy.semantics"),
             {"hybrid", Kind::Bool},
+            {"data_parallel", Kind::Map, {{"zero", Kind::Int}, {"bucket", Kind::String}, {"offload", Kind::String},
+                                          {"algorithm", Kind::String}}},
             {"swap", Kind::Map, {choice("policy.swap.mode"), choice("policy.swap.select"), choice("policy.swap.prefetch"),
                                   choice("policy.swap.placement"), choice("policy.swap.path")}},
             {"recompute", Kind::Map, {

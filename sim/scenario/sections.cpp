@@ -1,5 +1,6 @@
 #include "sim/scenario/sections.h"
 
+#include "sim/scenario/data_parallel_section.h"
 #include "sim/scenario/output_name.h"
 #include "sim/scenario/policy_choice.h"
 #include "sim/scenario/units.h"
@@ -135,6 +136,7 @@ PolicySpec parse_policy(const YAML::Node& n, const Parser& p) {
     if (!n) return s;
     parse_policy_choices(n, p, s);  // every family's row and parameters (policy_choice.h)
     if (n["hybrid"]) s.hybrid = p.scalar<bool>(n["hybrid"], "policy.hybrid", "true or false");
+    s.data_parallel = parse_data_parallel(n["data_parallel"], p);
     if (const YAML::Node r = n["recompute"]; r && r["max_overhead"]) {
         s.recompute.max_overhead = p.scalar<double>(r["max_overhead"], "policy.recompute.max_overhead", "a number");
         if (!(*s.recompute.max_overhead > 0)) p.fail("policy.recompute.max_overhead", "must be > 0");

@@ -65,6 +65,10 @@ void check_value_limits(const Scenario& s) {
         check_range(s, "platform.host.link.bandwidth", p.host_link->bytes_per_s, kMinRateBytesPerS, kMaxRateBytesPerS, " B/s");
         check_range(s, "platform.host.link.latency", p.host_link->latency_ms, 0.0, kMaxLatencyMs, " ms");
     }
+    if (p.nvlink) {
+        check_range(s, "platform.nvlink.bandwidth", p.nvlink->bytes_per_s, kMinRateBytesPerS, kMaxRateBytesPerS, " B/s");
+        check_range(s, "platform.nvlink.latency", p.nvlink->latency_ms, 0.0, kMaxLatencyMs, " ms");
+    }
     if (p.gpus_per_switch > 0)
         check_range(s, "platform.switch.bandwidth", p.switch_bytes_per_s, kMinRateBytesPerS, kMaxRateBytesPerS, " B/s");
     check_range(s, "platform.gpu_offset_ms", p.gpu_offset_ms, 0.0, kMaxLatencyMs, " ms");

@@ -9,6 +9,7 @@
 #include "models/workload/input_error.h"
 #include "sim/report/text_format.h"
 #include "sim/app/run/working_set.h"
+#include "sim/engine/summary.h"
 #include "sim/scenario/set_origin.h"
 
 namespace memsim {
@@ -32,6 +33,30 @@ void check_budget_fits_every_op(const Scenario& s, const Workload& w, std::uint6
                                  "inputs, outputs and scratch resident together while it runs; no policy can run it",
                                  key_origin(s.file, s.overrides, key), key, format_bytes_human(budget), budget, largest.op,
                                  w.ops[largest.op].name, format_bytes_human(largest.bytes), largest.bytes));
+}
+
+// policy.data_parallel against the workload and the platform (docs/parallel.md): the ranks
+// exchange gradients, so the workload must say which tensors are gradients.
+std::optional<DataParallelConfig> resolve_data_parallel(const Scenario& s, const Workload& w) {
+    const std::optional<DataParallelSpec>& dp = s.policy.data_parallel;
+    if (!dp) return std::nullopt;
+    const auto fail = [&](const std::string& what) {
+        throw InputError(fmt::format("{}: policy.data_parallel: {}", key_origin(s.file, s.overrides, "policy.data_parallel"), what));
+    };
+    if (!s.platform.simgrid_file.empty())
+        fail(fmt::format("with platform.file ({}) is not simulated yet: describe the node with platform.host.link, "
+                         "platform.gpus_per_switch and platform.nvlink (docs/parallel.md)", s.platform.simgrid_file));
+    if (model_states(w).gradient == 0)
+        fail(fmt::format("the workload {} has no tensor whose role is gradient, so there is nothing to exchange (roles: "
+                         "docs/workloads.md, \"Roles\"; a traced log or the synthetic gpt has them)", workload_label(w)));
+    DataParallelConfig c;
+    c.stage = zero_stage(dp->zero);
+    c.bucket_bytes = dp->bucket_bytes;
+    c.algorithm = collective_algorithm(dp->algorithm);
+    c.label = fmt::format("{} ranks, zero {}, {}, {} collectives", s.platform.gpus, dp->zero,
+                          dp->bucket_bytes ? fmt::format("buckets of {} B", *dp->bucket_bytes) : std::string("one bucket (whole)"),
+                          dp->algorithm);
+    return c;
 }
 
 EngineConfig resolve_engine_config(const Scenario& s, const Workload& w) {
@@ -70,6 +95,7 @@ EngineConfig resolve_engine_config(const Scenario& s, const Workload& w) {
         return placement->make(params);
     };
     c.swap_path = find_row(swap_paths(), policy.swap.path)->flags;
+    c.data_parallel = resolve_data_parallel(s, w);
     if (!policy.recompute.heuristic.empty())
         c.make_heuristic = [name = policy.recompute.heuristic, given = policy.recompute.heuristic_params] {
             return make_eviction_heuristic(name, given);

@@ -1,0 +1,83 @@
+// Data-parallel training on the node (docs/parallel.md): the N GPUs of platform.gpus are
+// ranks of one training step. What a rank holds (ZeRO's sharding of parameters,
+// gradients and optimizer state), how its gradients are grouped into buckets that are
+// reduced while the backward goes on, and which collectives the step needs. Plain
+// functions of the workload; the engine (sim/engine/collectives.h) runs the collectives
+// as SimGrid flows and the ranks' GPU streams wait on them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "models/workload/workload.h"
+
+namespace memsim {
+
+// PyTorch DDP's default bucket_cap_mb (25), in bytes as DDP computes it (MiB).
+inline constexpr std::uint64_t kDefaultBucketBytes = 25ull * 1024 * 1024;
+
+enum class CollectiveKind : std::uint8_t { all_reduce, reduce_scatter, all_gather };
+std::string_view collective_name(CollectiveKind k);
+
+// One ZeRO stage (policy.data_parallel.zero), a row of zero_stages.cpp: what each rank
+// keeps only 1/N of, and the collective that reduces a gradient bucket.
+struct ZeroStage {
+    int stage = 0;
+    const char* summary = "";
+    bool shards_optimizer_state = false;
+    bool shards_gradients = false;
+    bool shards_parameters = false;
+    CollectiveKind gradient_collective = CollectiveKind::all_reduce;
+    // After the optimizer step each rank holds updated parameters for its shard only:
+    // the parameters are all-gathered (ZeRO-1 and 2).
+    bool gathers_updated_parameters = false;
+};
+std::span<const ZeroStage> zero_stages();
+// The row of stage `zero`, or nullptr.
+const ZeroStage* zero_stage(int zero);
+
+// policy.data_parallel as the engine runs it.
+struct DataParallelSpec {
+    int zero = 0;
+    std::optional<std::uint64_t> bucket_bytes = kDefaultBucketBytes;  // none: `whole`, one bucket after the backward
+    bool offload_optimizer = false;                                     // offload: optimizer
+    std::string algorithm = "ring";                                     // a row of collective_algorithms()
+};
+
+// Model state by role (ZeRO's P, G and O times the parameter count), each storage once.
+struct ModelStates {
+    std::uint64_t parameter = 0, gradient = 0, optimizer_state = 0;
+    [[nodiscard]] std::uint64_t total() const { return parameter + gradient + optimizer_state; }
+};
+ModelStates model_states(const Workload& w);
+
+// The optimizer step: ops from the first that reads or writes an optimizer-state tensor
+// to the end of the workload; empty (first == size) when the workload has no such op.
+int first_step_op(const Workload& w);
+
+// The workload one rank runs under `stage` on `ranks` GPUs: the tensors of each sharded
+// role keep ceil(bytes / ranks) (a rank's padded partition, as DeepSpeed pads its flat
+// buffers); sharding the optimizer state also shards the step, whose ops then cost 1/ranks
+// and whose temporaries (outputs that are not parameters or gradients) are 1/ranks as
+// big. Tensor and op ids are unchanged.
+Workload shard_for_rank(const Workload& w, const ZeroStage& stage, int ranks);
+
+// Gradient buckets in the order the backward completes them: a storage whose role is
+// gradient is complete after the last op that produces a tensor in it; storages are
+// added in that order until a bucket holds at least `bucket_bytes` (none: all in one).
+struct GradientBucket {
+    std::vector<TensorId> storages;
+    std::uint64_t bytes = 0;
+    int ready_after_op = -1;  // the op whose end completes the bucket
+};
+struct BucketPlan {
+    std::vector<GradientBucket> buckets;
+    std::vector<int> bucket_of_storage;  // per tensor id: its bucket, -1 when none
+};
+BucketPlan plan_gradient_buckets(const Workload& w, std::optional<std::uint64_t> bucket_bytes);
+
+}  // namespace memsim

@@ -1,0 +1,50 @@
+// One rank's side of the data-parallel step (docs/parallel.md): after the op that
+// completes a gradient bucket it submits the bucket's reduction, after the step's last op
+// the all-gather of the updated parameters (ZeRO-1 and 2); before an op that reads a
+// reduced gradient it waits for that bucket's collective, and the iteration ends when
+// every collective it joined has. The time its GPU stream waited is the exposed
+// communication.
+#pragma once
+
+#include <vector>
+
+#include "models/parallel/data_parallel.h"
+#include "sim/engine/collectives.h"
+
+namespace memsim {
+
+// The step's collectives, in submission order, with the op after which each is
+// submitted and, per op, the last collective it must wait for (-1: none). The same on
+// every rank: built once per simulation.
+struct StepCollectives {
+    std::vector<CollectiveRequest> requests;
+    std::vector<int> wait_before_op;     // per op
+    std::vector<std::vector<int>> after_op;  // per op: the requests submitted after it
+};
+StepCollectives plan_step_collectives(const Workload& w, const ZeroStage& stage, std::optional<std::uint64_t> bucket_bytes);
+
+class RankCollectives {
+public:
+    RankCollectives(Collectives& node, const StepCollectives& plan, int rank, Clock& clock)
+        : node_(node), plan_(plan), rank_(rank), clock_(clock) {}
+
+    void before_op(int op);
+    void after_op(int op);
+    void at_end(int last_op);  // waits for every collective this rank submitted
+    // The rank's stream ended (once: a second call does nothing), stopped or not.
+    void ended(const std::optional<RunStopped>& stopped);
+    [[nodiscard]] double exposed_ms() const { return exposed_ms_; }
+
+private:
+    void wait_for(int seq, int op);
+
+    Collectives& node_;
+    const StepCollectives& plan_;
+    int rank_;
+    Clock& clock_;
+    int submitted_ = 0;
+    bool ended_ = false;
+    double exposed_ms_ = 0;
+};
+
+}  // namespace memsim

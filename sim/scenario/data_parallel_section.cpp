@@ -1,0 +1,57 @@
+#include "sim/scenario/data_parallel_section.h"
+
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "models/parallel/collective_algorithms.h"
+#include "sim/scenario/units.h"
+
+namespace memsim {
+
+std::optional<DataParallelSpec> parse_data_parallel(const YAML::Node& n, const Parser& p) {
+    if (!n) return std::nullopt;
+    if (!n.IsMap())
+        p.fail("policy.data_parallel", "must be a map, e.g. {zero: 1, bucket: 25MiB, offload: none} (docs/parallel.md)");
+    DataParallelSpec s;
+    if (n["zero"]) {
+        s.zero = p.scalar<int>(n["zero"], "policy.data_parallel.zero", "a whole number");
+        if (!zero_stage(s.zero))
+            p.fail("policy.data_parallel.zero", fmt::format("{} is not a ZeRO stage (0, 1, 2 or 3)", s.zero));
+        // Stages 2 and 3 change when gradients and parameters exist, not only how big they
+        // are; memsim does not simulate that yet and says so rather than answer wrongly.
+        if (s.zero >= 2)
+            p.fail("policy.data_parallel.zero",
+                   fmt::format("{}: ZeRO-{} is not simulated yet (docs/parallel.md, \"Not modelled yet\"); 0 (DDP) and 1 are",
+                               s.zero, s.zero));
+    }
+    if (const YAML::Node b = n["bucket"]) {
+        if (b.IsScalar() && b.as<std::string>() == "whole") s.bucket_bytes.reset();
+        else {
+            s.bucket_bytes = p.with_units(b, "policy.data_parallel.bucket", parse_bytes);
+            if (*s.bucket_bytes == 0)
+                p.fail("policy.data_parallel.bucket", "0 B: give a size (PyTorch DDP's default is 25MiB) or 'whole'");
+        }
+    }
+    if (n["offload"]) {
+        const std::string offload = p.text(n["offload"], "policy.data_parallel.offload");
+        if (offload == "optimizer")
+            p.fail("policy.data_parallel.offload",
+                   "'optimizer': the optimizer on the host is not simulated yet (docs/parallel.md, \"Not modelled yet\"); "
+                   "'none' is the only value");
+        if (offload != "none") p.fail("policy.data_parallel.offload", fmt::format("'{}' is not one of: none, optimizer", offload));
+    }
+    if (n["algorithm"]) {
+        s.algorithm = p.text(n["algorithm"], "policy.data_parallel.algorithm");
+        if (!collective_algorithm(s.algorithm)) {
+            std::vector<std::string> names;
+            for (const CollectiveAlgorithm& a : collective_algorithms()) names.emplace_back(a.name);
+            p.fail("policy.data_parallel.algorithm", fmt::format("'{}' is not one of: {}", s.algorithm, fmt::join(names, ", ")));
+        }
+    }
+    return s;
+}
+
+}  // namespace memsim

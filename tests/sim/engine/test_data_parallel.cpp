@@ -1,0 +1,217 @@
+// Data-parallel ranks on the node (docs/parallel.md) on tiny steps whose timelines are
+// worked out by hand. Every PCIe link: 1000 B/ms each way; a GPU-to-GPU route crosses
+// two links (the sender's up, the receiver's down), so its latency is twice a link's.
+#include <catch2/catch.hpp>
+
+#include "sim/scenario/scenario.h"
+#include "sim/app/run/simulation.h"
+#include "log_support.h"
+#include "test_support.h"
+
+using namespace memsim;
+
+namespace {
+
+RunResult run(const Workload& w, const std::string& policy, const std::string& platform) {
+    const Scenario s = parse_scenario("workload: {synthetic: mlp}\nplatform: {" + platform + "}\npolicy: " + policy + "\n", "test");
+    return simulate(w, s);
+}
+
+const NodeFigures::Rank& rank_of(const RunResult& r, int g) {
+    REQUIRE(r.summary.node);
+    REQUIRE(r.summary.node->gpus[static_cast<std::size_t>(g)].rank);
+    return *r.summary.node->gpus[static_cast<std::size_t>(g)].rank;
+}
+
+// Tensors of `roles` get those roles (the builder's tensor i is op i's output).
+Workload with_roles(Workload w, const std::vector<std::pair<TensorId, TensorRole>>& roles) {
+    for (const auto& [t, role] : roles) w.tensors[static_cast<std::size_t>(t)].role = role;
+    return w;
+}
+
+// op0 makes the gradient g (4000 B) in 1 ms; op1, the optimizer, reads it for 1 ms.
+Workload one_gradient() {
+    return with_roles(test::WorkloadBuilder().op(1, 4000, {}, {}).op(1, 10, {0}, {0}).build(0), {{0, TensorRole::gradient}});
+}
+
+double first_start(const RunResult& r, std::string_view lane, int gpu = 0) {
+    for (const Activity& a : r.log.activities)
+        if (a.lane == lane && a.gpu == gpu) return a.start_ms;
+    return -1;
+}
+
+}  // namespace
+
+namespace {
+
+// N = 4, S = 4000 B, B = 1000 B/ms, link latency 0.01 ms (route 0.02 ms): 6 steps of
+// 1000 B, each 1 + 0.02 ms: 6.12 ms, from op0's end at 1 to 7.12; op1 waits for it
+// (exposed 6.12 ms) and ends at 8.12.
+void check_ring_over_pcie(const std::string& sw) {
+    {
+        const RunResult r = run(one_gradient(), "{data_parallel: {zero: 0, bucket: whole}}",
+                                "gpus: 4, host: {link: {bandwidth: 1000000B/s, latency: 0.01ms}}" + sw);
+        CHECK(r.summary.status == "ok");
+        CHECK(r.summary.time_ms == Approx(8.12).epsilon(1e-9));
+        CHECK(r.summary.node->step_time_ms == Approx(8.12).epsilon(1e-9));
+        for (int g = 0; g < 4; ++g) {
+            const NodeFigures::Rank& rank = rank_of(r, g);
+            CHECK(rank.collective_bytes == 6000);  // 2(N-1)/N S
+            CHECK(rank.collective_ms == Approx(6.12).epsilon(1e-9));
+            CHECK(rank.exposed_collective_ms == Approx(6.12).epsilon(1e-9));
+            CHECK(rank.model_state.gradient == 4000);
+        }
+        CHECK(first_start(r, lane::kCollective, 3) == Approx(1.0).epsilon(1e-9));
+        for (const NodeFigures::Link& l : r.summary.node->links) {
+            if (l.name.rfind("switch", 0) == 0) {
+                CHECK(l.bytes == 0);  // peer to peer below the switch
+                continue;
+            }
+            CHECK(l.bytes == 6000);  // six chunks of 1000 B each way
+            CHECK(l.busy_ms == Approx(6.12).epsilon(1e-9));
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("data parallel: a ring all-reduce of S bytes on N GPUs over PCIe takes 2(N-1)/N S/B + 2(N-1) route latencies") {
+    check_ring_over_pcie("");
+}
+
+TEST_CASE("data parallel: below one PCIe switch the ring's flows go peer to peer, not through the uplink") {
+    check_ring_over_pcie(", gpus_per_switch: 4, switch: {bandwidth: 1000000B/s}");
+}
+
+TEST_CASE("data parallel: over NVLink the same ring takes its own bandwidth and latency, and PCIe carries nothing") {
+    // NVLink 4000 B/ms, 0.005 ms a link: 6 steps of 1000 B / 4000 + 0.01 = 0.26 ms: 1.56 ms.
+    const RunResult r = run(one_gradient(), "{data_parallel: {zero: 0, bucket: whole}}",
+                            "gpus: 4, host: {link: {bandwidth: 1000000B/s, latency: 0.01ms}}, "
+                            "nvlink: {bandwidth: 4000000B/s, latency: 0.005ms}");
+    CHECK(r.summary.time_ms == Approx(1 + 1.56 + 1).epsilon(1e-9));
+    CHECK(rank_of(r, 0).collective_ms == Approx(1.56).epsilon(1e-9));
+    for (const NodeFigures::Link& l : r.summary.node->links) {
+        INFO(l.name << " " << l.direction);
+        if (l.name.rfind("nvlink", 0) == 0) {
+            CHECK(l.bytes == 6000);
+            CHECK((l.direction == "tx" || l.direction == "rx"));
+        } else {
+            CHECK(l.bytes == 0);
+        }
+    }
+}
+
+TEST_CASE("data parallel: two buckets overlap the backward, one whole bucket is all exposed") {
+    // N = 2, no latency. op0 makes g0 (2000 B) in 1 ms, op1 g1 (2000 B) in 5 ms, op2 reads
+    // both (1 ms). An all-reduce of 2000 B on 2 GPUs: 2 steps of 1000 B, 2 ms.
+    const Workload w = with_roles(test::WorkloadBuilder().op(1, 2000, {}, {}).op(5, 2000, {}, {}).op(1, 10, {0, 1}, {0, 1}).build(0),
+                                  {{0, TensorRole::gradient}, {1, TensorRole::gradient}});
+    const std::string node = "gpus: 2, host: {link: {bandwidth: 1000000B/s}}";
+    // Buckets of 2000 B: g0's all-reduce 1-3 under op1 (1-6); g1's 6-8; op2 8-9: exposed 2 ms.
+    const RunResult buckets = run(w, "{data_parallel: {zero: 0, bucket: 2000B}}", node);
+    CHECK(buckets.summary.time_ms == Approx(9).epsilon(1e-9));
+    CHECK(rank_of(buckets, 0).exposed_collective_ms == Approx(2).epsilon(1e-9));
+    CHECK(rank_of(buckets, 0).collective_ms == Approx(4).epsilon(1e-9));
+    CHECK(rank_of(buckets, 1).collective_bytes == 4000);  // 2(N-1)/N S per bucket
+    CHECK(first_start(buckets, lane::kCollective) == Approx(1).epsilon(1e-9));
+    // One bucket: 4000 B after op1, 6-10; op2 10-11: exposed 4 ms.
+    const RunResult whole = run(w, "{data_parallel: {zero: 0, bucket: whole}}", node);
+    CHECK(whole.summary.time_ms == Approx(11).epsilon(1e-9));
+    CHECK(rank_of(whole, 1).exposed_collective_ms == Approx(4).epsilon(1e-9));
+    CHECK(first_start(whole, lane::kCollective) == Approx(6).epsilon(1e-9));
+}
+
+TEST_CASE("data parallel: a swap-out and an all-reduce on the same PCIe link share it max-min") {
+    // N = 2, no latency. op0 makes the activation a (1000 B, 1 ms), op1 the gradient g
+    // (2000 B, no time); async swapping to host RAM writes a from 1 ms while g's all-reduce
+    // starts. On pcie_i up: a's flow and the ring's first chunk (1000 B each) get 500 B/ms
+    // each: both end at 3. The ring's second chunk runs alone, 3-4. op2 reads g: 4-5; a
+    // is read back one op ahead of op3, under op2.
+    const Workload w = with_roles(test::WorkloadBuilder().op(1, 1000, {}, {}).op(0, 2000, {}, {}).op(1, 10, {1}, {1})
+                                      .op(1, 10, {0}, {0}).build(1),
+                                  {{0, TensorRole::activation}, {1, TensorRole::gradient}});
+    const RunResult r = run(w, "{data_parallel: {zero: 0, bucket: whole}, swap: {mode: async, placement: host, prefetch: {lead_ops: 1}}}",
+                            "gpus: 2, host: {link: {bandwidth: 1000000B/s}}");
+    REQUIRE(r.summary.status == "ok");
+    for (int g = 0; g < 2; ++g) {
+        const Activity* write = nullptr;
+        const Activity* collective = nullptr;
+        for (const Activity& a : r.log.activities) {
+            if (a.gpu != g) continue;
+            if (a.lane == lane::kHostWrite) write = &a;
+            if (a.lane == lane::kCollective) collective = &a;
+        }
+        REQUIRE(write);
+        REQUIRE(collective);
+        CHECK(write->start_ms == Approx(1).epsilon(1e-9));
+        CHECK(write->end_ms == Approx(3).epsilon(1e-9));
+        CHECK(collective->start_ms == Approx(1).epsilon(1e-9));
+        CHECK(collective->end_ms == Approx(4).epsilon(1e-9));
+    }
+    CHECK(first_start(r, lane::kCompute, 1) == 0);
+    CHECK(rank_of(r, 0).exposed_collective_ms == Approx(3).epsilon(1e-9));
+}
+
+TEST_CASE("data parallel: ZeRO-1 shards the optimizer state and the step, then all-gathers the parameters") {
+    // N = 2, no latency. op0 makes g (2000 B, 1 ms); op1, Adam, reads g, the parameter p
+    // (1000 B) and the state s (4000 B) for 2 ms. ZeRO-1: s is 2000 B on each rank and the
+    // step 1 ms; g's all-reduce 1-3, the step 3-4, the all-gather of p (1 step of 500 B)
+    // 4-4.5. DDP: the step 3-5, nothing after.
+    Workload w = with_roles(test::WorkloadBuilder().op(1, 2000, {}, {}).op(2, 10, {0}, {0}).build(0), {{0, TensorRole::gradient}});
+    for (const auto& [bytes, role] : {std::pair{1000ull, TensorRole::parameter}, std::pair{4000ull, TensorRole::optimizer_state}}) {
+        Tensor t;
+        t.name = role_name(role);
+        t.bytes = bytes;
+        t.constant = true;
+        t.role = role;
+        w.tensors.push_back(t);
+        w.ops[1].inputs.push_back(static_cast<TensorId>(w.tensors.size()) - 1);
+    }
+    const std::string node = "gpus: 2, host: {link: {bandwidth: 1000000B/s}}";
+    const RunResult zero1 = run(w, "{data_parallel: {zero: 1}}", node);
+    CHECK(zero1.summary.time_ms == Approx(4.5).epsilon(1e-9));
+    const NodeFigures::Rank& r1 = rank_of(zero1, 1);
+    CHECK(r1.model_state.parameter == 1000);
+    CHECK(r1.model_state.gradient == 2000);
+    CHECK(r1.model_state.optimizer_state == 2000);
+    CHECK(r1.collective_bytes == 2000 / 2 * 2 + 500);
+    CHECK(r1.collective_ms == Approx(2.5).epsilon(1e-9));
+    CHECK(r1.exposed_collective_ms == Approx(2.5).epsilon(1e-9));  // before the step and at the end
+    CHECK(zero1.summary.live_peak_bytes == 1000 + 2000 + 2000 + 5);  // the step's 10 B output is sharded too
+    const RunResult ddp = run(w, "{data_parallel: {zero: 0}}", node);
+    CHECK(ddp.summary.time_ms == Approx(5).epsilon(1e-9));
+    CHECK(rank_of(ddp, 0).model_state.optimizer_state == 4000);
+    CHECK(ddp.summary.live_peak_bytes == 1000 + 2000 + 4000 + 10);
+}
+
+TEST_CASE("data parallel: on one GPU the step is the single GPU's, with no collective time") {
+    const std::string node = "host: {link: {bandwidth: 1000000B/s, latency: 0.01ms}}";
+    const RunResult one = run(one_gradient(), "{data_parallel: {zero: 1}}", node);
+    const RunResult plain = run(one_gradient(), "{}", node);
+    CHECK(one.summary.time_ms == plain.summary.time_ms);
+    CHECK(one.summary.live_peak_bytes == plain.summary.live_peak_bytes);
+    CHECK(rank_of(one, 0).collective_bytes == 0);
+    CHECK(rank_of(one, 0).exposed_collective_ms == 0);
+    CHECK(one.summary.stall_ms == 0);
+}
+
+TEST_CASE("data parallel: settings memsim cannot simulate yet, and workloads without gradients, are refused by name") {
+    const auto error_of = [](const std::string& policy, const Workload& w) {
+        try {
+            (void)run(w, policy, "gpus: 2, host: {link: {bandwidth: 1000000B/s}}");
+        } catch (const std::exception& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    CHECK_THAT(error_of("{data_parallel: {zero: 2}}", one_gradient()),
+               Catch::Contains("policy.data_parallel.zero: 2: ZeRO-2 is not simulated yet"));
+    CHECK_THAT(error_of("{data_parallel: {zero: 5}}", one_gradient()), Catch::Contains("5 is not a ZeRO stage"));
+    CHECK_THAT(error_of("{data_parallel: {offload: optimizer}}", one_gradient()),
+               Catch::Contains("policy.data_parallel.offload: 'optimizer': the optimizer on the host is not simulated yet"));
+    CHECK_THAT(error_of("{data_parallel: {bucket: 0B}}", one_gradient()), Catch::Contains("policy.data_parallel.bucket: 0 B"));
+    CHECK_THAT(error_of("{data_parallel: {algorithm: tree}}", one_gradient()),
+               Catch::Contains("policy.data_parallel.algorithm: 'tree' is not one of: ring"));
+    CHECK_THAT(error_of("{data_parallel: {zero: 0}}", test::WorkloadBuilder().op(1, 10, {}, {}).build(0)),
+               Catch::Contains("policy.data_parallel: the workload hand (batch 1) has no tensor whose role is gradient"));
+}
