@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <stdexcept>
 
 namespace memsim {
 
@@ -50,13 +51,76 @@ bool sharded(const ZeroStage& s, TensorRole r) {
 
 }  // namespace
 
-Workload shard_for_rank(const Workload& w, const ZeroStage& stage, int ranks) {
-    Workload out = w;
-    if (ranks <= 1) return out;
+ModelStates rank_model_states(const Workload& w, const ZeroStage& stage, int ranks) {
+    ModelStates m;
+    for (const Tensor& t : w.tensors) {
+        if (t.alias_of >= 0 || t.scratch) continue;
+        const std::uint64_t bytes = ranks > 1 && sharded(stage, t.role) ? shard(t.bytes, ranks) : t.bytes;
+        if (t.role == TensorRole::parameter) m.parameter += bytes;
+        else if (t.role == TensorRole::gradient) m.gradient += bytes;
+        else if (t.role == TensorRole::optimizer_state) m.optimizer_state += bytes;
+    }
+    return m;
+}
+
+namespace {
+
+// ZeRO-2: each gradient storage the backward completes gets its shard, a constant of
+// ceil(bytes / ranks) (the rank's partition buffer, allocated before the step as
+// DeepSpeed allocates its flat partitions); the optimizer step reads the shard instead,
+// its in-place writes to the gradient become writes to the shard, and the full gradient
+// is no longer released by the step: the engine frees it when its bucket's
+// reduce-scatter has ended.
+void shard_gradients(RankWorkload& r, int ranks, int step) {
+    Workload& w = r.workload;
+    const std::vector<TensorId> storage = storage_map(w);
+    r.full_gradient_of.assign(w.tensors.size(), -1);
+    std::vector<TensorId> shard_of(w.tensors.size(), -1);
+    for (std::size_t t = 0; t < storage.size(); ++t) {
+        const TensorId s = storage[t];
+        const Tensor& full = w.tensors[static_cast<std::size_t>(s)];
+        if (full.role != TensorRole::gradient || full.producer < 0 || full.producer >= step ||
+            shard_of[static_cast<std::size_t>(s)] >= 0)
+            continue;
+        Tensor part;
+        part.name = full.name + ".shard";
+        part.bytes = shard(full.bytes, ranks);
+        part.constant = true;
+        part.role = TensorRole::gradient;
+        shard_of[static_cast<std::size_t>(s)] = static_cast<TensorId>(w.tensors.size());
+        w.tensors.push_back(part);
+        r.full_gradient_of.push_back(s);
+    }
+    const auto shard_for = [&](TensorId t) {
+        return static_cast<std::size_t>(t) < storage.size() ? shard_of[static_cast<std::size_t>(storage[static_cast<std::size_t>(t)])] : -1;
+    };
+    for (std::size_t i = static_cast<std::size_t>(step); i < w.ops.size(); ++i) {
+        Op& op = w.ops[i];
+        std::vector<TensorId> inputs;
+        for (TensorId t : op.inputs) {
+            const TensorId read = shard_for(t) >= 0 ? shard_for(t) : t;
+            if (std::find(inputs.begin(), inputs.end(), read) == inputs.end()) inputs.push_back(read);
+        }
+        op.inputs = std::move(inputs);
+        std::erase_if(op.release, [&](TensorId t) { return shard_for(t) >= 0; });
+        for (TensorId t : op.outputs)
+            if (w.tensors[static_cast<std::size_t>(t)].alias_of >= 0 && shard_for(t) >= 0)
+                w.tensors[static_cast<std::size_t>(t)].alias_of = shard_for(t);
+    }
+}
+
+}  // namespace
+
+RankWorkload shard_for_rank(const Workload& w, const ZeroStage& stage, int ranks) {
+    if (stage.shards_parameters)
+        throw std::logic_error("shard_for_rank: ZeRO-3 is not simulated (the scenario parser refuses it)");
+    RankWorkload r{w, {}};
+    Workload& out = r.workload;
+    if (ranks <= 1 || !stage.shards_optimizer_state) return r;
     for (Tensor& t : out.tensors)
-        if (t.alias_of < 0 && sharded(stage, t.role)) t.bytes = shard(t.bytes, ranks);
-    if (!stage.shards_optimizer_state) return out;
-    for (std::size_t i = static_cast<std::size_t>(first_step_op(w)); i < out.ops.size(); ++i) {
+        if (t.alias_of < 0 && t.role == TensorRole::optimizer_state) t.bytes = shard(t.bytes, ranks);
+    const int step = first_step_op(w);
+    for (std::size_t i = static_cast<std::size_t>(step); i < out.ops.size(); ++i) {
         Op& op = out.ops[i];
         op.cost_ms /= ranks;
         op.flops /= ranks;
@@ -73,7 +137,8 @@ Workload shard_for_rank(const Workload& w, const ZeroStage& stage, int ranks) {
                 tensor.bytes = shard(tensor.bytes, ranks);
             }
     }
-    return out;
+    if (stage.shards_gradients) shard_gradients(r, ranks, step);
+    return r;
 }
 
 BucketPlan plan_gradient_buckets(const Workload& w, std::optional<std::uint64_t> bucket_bytes) {

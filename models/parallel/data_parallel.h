@@ -59,12 +59,25 @@ ModelStates model_states(const Workload& w);
 // to the end of the workload; empty (first == size) when the workload has no such op.
 int first_step_op(const Workload& w);
 
-// The workload one rank runs under `stage` on `ranks` GPUs: the tensors of each sharded
-// role keep ceil(bytes / ranks) (a rank's padded partition, as DeepSpeed pads its flat
-// buffers); sharding the optimizer state also shards the step, whose ops then cost 1/ranks
-// and whose temporaries (outputs that are not parameters or gradients) are 1/ranks as
-// big. Tensor and op ids are unchanged.
-Workload shard_for_rank(const Workload& w, const ZeroStage& stage, int ranks);
+// What a rank holds of the model state under `stage` on `ranks` GPUs, ZeRO's rule: each
+// tensor of a sharded role counts ceil(bytes / ranks) (a padded partition), the others in
+// full. (P+G+O)Ψ, PΨ+GΨ+OΨ/N, PΨ+(G+O)Ψ/N, (P+G+O)Ψ/N for stages 0 to 3.
+ModelStates rank_model_states(const Workload& w, const ZeroStage& stage, int ranks);
+
+// The workload one rank runs under `stage` (0 to 2) on `ranks` GPUs. Sharding the
+// optimizer state (1, 2) keeps ceil(bytes / ranks) of each optimizer-state tensor and
+// shards the step: its ops cost 1/ranks and its temporaries (outputs that are not model
+// state, scratch) are 1/ranks as big. Sharding gradients (2) adds a shard tensor per
+// gradient storage the backward completes (a constant of ceil(bytes / ranks), role
+// gradient) that the step reads and writes instead; `full_gradient_of[shard]` names the
+// storage it is the shard of (-1 for every other tensor), and the step no longer releases
+// the full gradients: the engine frees each when its bucket's reduce-scatter ends.
+// Tensor and op ids of `w` are kept.
+struct RankWorkload {
+    Workload workload;
+    std::vector<TensorId> full_gradient_of;  // empty unless gradients are sharded
+};
+RankWorkload shard_for_rank(const Workload& w, const ZeroStage& stage, int ranks);
 
 // Gradient buckets in the order the backward completes them: a storage whose role is
 // gradient is complete after the last op that produces a tensor in it; storages are

@@ -245,13 +245,13 @@ RunResult simulate(const Workload& given, const EngineConfig& config, const Exec
     // Data-parallel ranks (docs/parallel.md) all run the rank's share of the step.
     const std::optional<DataParallelConfig>& dp = config.data_parallel;
     const int ranks = config.platform.gpus;
-    const std::optional<Workload> sharded = dp ? std::optional(shard_for_rank(given, *dp->stage, ranks)) : std::nullopt;
-    const Workload& w = sharded ? *sharded : given;
+    const std::optional<RankWorkload> sharded = dp ? std::optional(shard_for_rank(given, *dp->stage, ranks)) : std::nullopt;
+    const Workload& w = sharded ? sharded->workload : given;
     std::optional<StepCollectives> step;
     std::optional<Collectives> collectives;
     if (dp) {
         usage.describe_peers(platform);
-        step = plan_step_collectives(w, *dp->stage, dp->bucket_bytes);
+        step = plan_step_collectives(*sharded, *dp->stage, dp->bucket_bytes);
         collectives.emplace(platform, usage, ranks, *dp->algorithm, step->requests);
     }
     const std::optional<Workload> storage_reads = has_views(w) ? std::optional(with_storage_reads(w)) : std::nullopt;
@@ -280,7 +280,7 @@ RunResult simulate(const Workload& given, const EngineConfig& config, const Exec
     std::optional<NodeFigures> node;
     if (host.enabled()) node = node_figures(host, usage, results, io);
     if (node && dp) {
-        const ModelStates states = model_states(w);
+        const ModelStates states = rank_model_states(given, *dp->stage, ranks);
         node->data_parallel = dp->label;
         for (int g = 0; g < ranks; ++g) {
             const Collectives::RankCounts& c = collectives->counts(g);

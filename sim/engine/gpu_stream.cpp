@@ -60,7 +60,8 @@ void GpuStream::run_step(const PlanStep& step) {
     for (TensorId t : op.arrivals) memory_.allocate(t, i);  // constants declared just before this op
     rules_.on_op_requested(i);
     swap_.before_op(i);
-    if (collectives_) collectives_->before_op(i);
+    if (collectives_)
+        for (TensorId t : collectives_->before_op(i)) release(t, i);
     // Inputs of the running operator are locked (not evictable) while it needs them.
     rules_.lock_inputs(op, i, 0);
     for (TensorId t : op.inputs) tensors_.mark_used(t);
@@ -242,7 +243,8 @@ void GpuStream::release(TensorId t, int op, bool plan_step) {
 
 void GpuStream::finish_iteration() {
     // Outstanding I/O and collectives belong to the iteration.
-    if (collectives_) collectives_->at_end(static_cast<int>(w_.ops.size()) - 1);
+    if (collectives_)
+        for (TensorId t : collectives_->at_end(static_cast<int>(w_.ops.size()) - 1)) release(t, -1);
     clock_.wait_until([&] { return disk_.idle(); }, static_cast<int>(w_.ops.size()) - 1, "waiting for the disk queue to drain");
     io_.free_finished_writes(-1);
     // Everything still allocated (final outputs, parameters) is freed at the end.

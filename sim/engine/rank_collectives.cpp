@@ -6,7 +6,8 @@
 
 namespace memsim {
 
-StepCollectives plan_step_collectives(const Workload& w, const ZeroStage& stage, std::optional<std::uint64_t> bucket_bytes) {
+StepCollectives plan_step_collectives(const RankWorkload& rank, const ZeroStage& stage, std::optional<std::uint64_t> bucket_bytes) {
+    const Workload& w = rank.workload;
     StepCollectives s;
     s.wait_before_op.assign(w.ops.size(), -1);
     s.after_op.resize(w.ops.size());
@@ -16,13 +17,21 @@ StepCollectives plan_step_collectives(const Workload& w, const ZeroStage& stage,
         s.after_op[static_cast<std::size_t>(bucket.ready_after_op)].push_back(static_cast<int>(s.requests.size()));
         s.requests.push_back({stage.gradient_collective, bucket.bytes,
                               fmt::format("{} bucket {}", collective_name(stage.gradient_collective), b), bucket.ready_after_op});
+        s.frees.push_back(stage.shards_gradients ? bucket.storages : std::vector<TensorId>{});
     }
     // An op reading a reduced gradient waits for its bucket (buckets end in order: the
     // last one it reads is enough).
+    // A gradient's shard (ZeRO-2) is ready when its full gradient's bucket is.
     const std::vector<TensorId> storage = storage_map(w);
+    const auto bucket_of = [&](TensorId t) {
+        TensorId s = storage[static_cast<std::size_t>(t)];
+        if (static_cast<std::size_t>(s) < rank.full_gradient_of.size() && rank.full_gradient_of[static_cast<std::size_t>(s)] >= 0)
+            s = rank.full_gradient_of[static_cast<std::size_t>(s)];
+        return buckets.bucket_of_storage[static_cast<std::size_t>(s)];
+    };
     for (std::size_t i = 0; i < w.ops.size(); ++i)
         for (TensorId t : w.ops[i].inputs) {
-            const int b = buckets.bucket_of_storage[static_cast<std::size_t>(storage[static_cast<std::size_t>(t)])];
+            const int b = bucket_of(t);
             if (b >= 0 && static_cast<int>(i) > buckets.buckets[static_cast<std::size_t>(b)].ready_after_op)
                 s.wait_before_op[i] = std::max(s.wait_before_op[i], b);
         }
@@ -32,6 +41,7 @@ StepCollectives plan_step_collectives(const Workload& w, const ZeroStage& stage,
         if (parameters > 0) {
             s.after_op[static_cast<std::size_t>(last)].push_back(static_cast<int>(s.requests.size()));
             s.requests.push_back({CollectiveKind::all_gather, parameters, "all_gather parameters", last});
+            s.frees.emplace_back();
         }
     }
     return s;
@@ -44,9 +54,17 @@ void RankCollectives::wait_for(int seq, int op) {
     exposed_ms_ += clock_.now() - start;
 }
 
-void RankCollectives::before_op(int op) {
+std::vector<TensorId> RankCollectives::landed() {
+    std::vector<TensorId> frees;
+    for (; landed_ < static_cast<int>(plan_.requests.size()) && node_.done(landed_); ++landed_)
+        for (TensorId t : plan_.frees[static_cast<std::size_t>(landed_)]) frees.push_back(t);
+    return frees;
+}
+
+std::vector<TensorId> RankCollectives::before_op(int op) {
     const int seq = plan_.wait_before_op[static_cast<std::size_t>(op)];
     if (seq >= 0) wait_for(seq, op);
+    return landed();
 }
 
 void RankCollectives::after_op(int op) {
@@ -56,8 +74,9 @@ void RankCollectives::after_op(int op) {
     }
 }
 
-void RankCollectives::at_end(int last_op) {
+std::vector<TensorId> RankCollectives::at_end(int last_op) {
     if (submitted_ > 0) wait_for(submitted_ - 1, last_op);
+    return landed();
 }
 
 }  // namespace memsim

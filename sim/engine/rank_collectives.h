@@ -18,31 +18,38 @@ namespace memsim {
 // every rank: built once per simulation.
 struct StepCollectives {
     std::vector<CollectiveRequest> requests;
+    // Per request: the full gradients a rank frees once it has ended (ZeRO-2: the
+    // reduce-scatter left the rank its shard).
+    std::vector<std::vector<TensorId>> frees;
     std::vector<int> wait_before_op;     // per op
     std::vector<std::vector<int>> after_op;  // per op: the requests submitted after it
 };
-StepCollectives plan_step_collectives(const Workload& w, const ZeroStage& stage, std::optional<std::uint64_t> bucket_bytes);
+StepCollectives plan_step_collectives(const RankWorkload& rank, const ZeroStage& stage, std::optional<std::uint64_t> bucket_bytes);
 
 class RankCollectives {
 public:
     RankCollectives(Collectives& node, const StepCollectives& plan, int rank, Clock& clock)
         : node_(node), plan_(plan), rank_(rank), clock_(clock) {}
 
-    void before_op(int op);
+    // Waits for what op needs; returns the full gradients to free now (ZeRO-2: those of
+    // every reduce-scatter that ended since the last call), for the stream to release.
+    std::vector<TensorId> before_op(int op);
     void after_op(int op);
-    void at_end(int last_op);  // waits for every collective this rank submitted
+    std::vector<TensorId> at_end(int last_op);  // waits for every collective this rank submitted; frees as before_op
     // The rank's stream ended (once: a second call does nothing), stopped or not.
     void ended(const std::optional<RunStopped>& stopped);
     [[nodiscard]] double exposed_ms() const { return exposed_ms_; }
 
 private:
     void wait_for(int seq, int op);
+    std::vector<TensorId> landed();
 
     Collectives& node_;
     const StepCollectives& plan_;
     int rank_;
     Clock& clock_;
     int submitted_ = 0;
+    int landed_ = 0;  // requests whose frees were handed to the stream
     bool ended_ = false;
     double exposed_ms_ = 0;
 };

@@ -20,12 +20,11 @@ std::optional<DataParallelSpec> parse_data_parallel(const YAML::Node& n, const P
         s.zero = p.scalar<int>(n["zero"], "policy.data_parallel.zero", "a whole number");
         if (!zero_stage(s.zero))
             p.fail("policy.data_parallel.zero", fmt::format("{} is not a ZeRO stage (0, 1, 2 or 3)", s.zero));
-        // Stages 2 and 3 change when gradients and parameters exist, not only how big they
-        // are; memsim does not simulate that yet and says so rather than answer wrongly.
-        if (s.zero >= 2)
+        // Stage 3 changes when parameters exist (gathered before each use, freed after),
+        // which memsim does not simulate yet: it says so rather than answer wrongly.
+        if (s.zero == 3)
             p.fail("policy.data_parallel.zero",
-                   fmt::format("{}: ZeRO-{} is not simulated yet (docs/parallel.md, \"Not modelled yet\"); 0 (DDP) and 1 are",
-                               s.zero, s.zero));
+                   "3: ZeRO-3 is not simulated yet (docs/parallel.md, \"Not modelled yet\"); 0 (DDP), 1 and 2 are");
     }
     if (const YAML::Node b = n["bucket"]) {
         if (b.IsScalar() && b.as<std::string>() == "whole") s.bucket_bytes.reset();

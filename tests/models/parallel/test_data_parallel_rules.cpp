@@ -33,19 +33,19 @@ TEST_CASE("data parallel: ZeRO's Figure 1 per-rank model state (7.5e9 parameters
     // Mixed-precision Adam: 2 + 2 + 12 bytes per parameter. The paper's figure: 120 GB,
     // 31.4 GB, 16.6 GB, 1.9 GB for the baseline and stages 1, 2, 3.
     const Workload w = model_of(7.5e9, 2, 2, 12);
-    const auto per_rank = [&](int zero) { return model_states(shard_for_rank(w, *zero_stage(zero), 64)).total(); };
+    const auto per_rank = [&](int zero) { return rank_model_states(w, *zero_stage(zero), 64).total(); };
     CHECK(per_rank(0) == 120'000'000'000ull);
     CHECK(per_rank(1) == 15'000'000'000ull + 15'000'000'000ull + 1'406'250'000ull);  // 2Ψ + 2Ψ + 12Ψ/64 = 31.4 GB
     CHECK(per_rank(2) == 15'000'000'000ull + 1'640'625'000ull);                       // 2Ψ + 14Ψ/64 = 16.6 GB
     CHECK(per_rank(3) == 1'875'000'000ull);                                           // 16Ψ/64 = 1.9 GB
     // fp32 Adam (4/4/8) on 4 ranks: (P+G+O)Ψ, PΨ+GΨ+OΨ/N, PΨ+(G+O)Ψ/N, (P+G+O)Ψ/N.
     const Workload fp32 = model_of(1000, 4, 4, 8);
-    CHECK(model_states(shard_for_rank(fp32, *zero_stage(0), 4)).total() == 16000);
-    CHECK(model_states(shard_for_rank(fp32, *zero_stage(1), 4)).total() == 4000 + 4000 + 2000);
-    CHECK(model_states(shard_for_rank(fp32, *zero_stage(2), 4)).total() == 4000 + 1000 + 2000);
-    CHECK(model_states(shard_for_rank(fp32, *zero_stage(3), 4)).total() == 4000);
+    CHECK(rank_model_states(fp32, *zero_stage(0), 4).total() == 16000);
+    CHECK(rank_model_states(fp32, *zero_stage(1), 4).total() == 4000 + 4000 + 2000);
+    CHECK(rank_model_states(fp32, *zero_stage(2), 4).total() == 4000 + 1000 + 2000);
+    CHECK(rank_model_states(fp32, *zero_stage(3), 4).total() == 4000);
     // A partition is padded: 10 B on 4 ranks is 3 B each.
-    CHECK(model_states(shard_for_rank(model_of(1, 1, 1, 10), *zero_stage(1), 4)).optimizer_state == 3);
+    CHECK(rank_model_states(model_of(1, 1, 1, 10), *zero_stage(1), 4).optimizer_state == 3);
 }
 
 TEST_CASE("data parallel: a ring reduce-scatter and all-gather send what the all-reduce sends, in as many steps") {

@@ -152,11 +152,11 @@ TEST_CASE("data parallel: a swap-out and an all-reduce on the same PCIe link sha
     CHECK(rank_of(r, 0).exposed_collective_ms == Approx(3).epsilon(1e-9));
 }
 
-TEST_CASE("data parallel: ZeRO-1 shards the optimizer state and the step, then all-gathers the parameters") {
-    // N = 2, no latency. op0 makes g (2000 B, 1 ms); op1, Adam, reads g, the parameter p
-    // (1000 B) and the state s (4000 B) for 2 ms. ZeRO-1: s is 2000 B on each rank and the
-    // step 1 ms; g's all-reduce 1-3, the step 3-4, the all-gather of p (1 step of 500 B)
-    // 4-4.5. DDP: the step 3-5, nothing after.
+namespace {
+
+// op0 makes g (2000 B, 1 ms); op1, Adam, reads g, the parameter p (1000 B) and the state
+// s (4000 B) for 2 ms, and releases g.
+Workload adam_step() {
     Workload w = with_roles(test::WorkloadBuilder().op(1, 2000, {}, {}).op(2, 10, {0}, {0}).build(0), {{0, TensorRole::gradient}});
     for (const auto& [bytes, role] : {std::pair{1000ull, TensorRole::parameter}, std::pair{4000ull, TensorRole::optimizer_state}}) {
         Tensor t;
@@ -167,6 +167,16 @@ TEST_CASE("data parallel: ZeRO-1 shards the optimizer state and the step, then a
         w.tensors.push_back(t);
         w.ops[1].inputs.push_back(static_cast<TensorId>(w.tensors.size()) - 1);
     }
+    return w;
+}
+
+}  // namespace
+
+TEST_CASE("data parallel: ZeRO-1 shards the optimizer state and the step, then all-gathers the parameters") {
+    // N = 2, no latency. ZeRO-1: s is 2000 B on each rank and the step 1 ms; g's
+    // all-reduce 1-3, the step 3-4, the all-gather of p (1 step of 500 B) 4-4.5. DDP: the
+    // step 3-5, nothing after.
+    const Workload w = adam_step();
     const std::string node = "gpus: 2, host: {link: {bandwidth: 1000000B/s}}";
     const RunResult zero1 = run(w, "{data_parallel: {zero: 1}}", node);
     CHECK(zero1.summary.time_ms == Approx(4.5).epsilon(1e-9));
@@ -204,8 +214,8 @@ TEST_CASE("data parallel: settings memsim cannot simulate yet, and workloads wit
         }
         return std::string("no error");
     };
-    CHECK_THAT(error_of("{data_parallel: {zero: 2}}", one_gradient()),
-               Catch::Contains("policy.data_parallel.zero: 2: ZeRO-2 is not simulated yet"));
+    CHECK_THAT(error_of("{data_parallel: {zero: 3}}", one_gradient()),
+               Catch::Contains("policy.data_parallel.zero: 3: ZeRO-3 is not simulated yet"));
     CHECK_THAT(error_of("{data_parallel: {zero: 5}}", one_gradient()), Catch::Contains("5 is not a ZeRO stage"));
     CHECK_THAT(error_of("{data_parallel: {offload: optimizer}}", one_gradient()),
                Catch::Contains("policy.data_parallel.offload: 'optimizer': the optimizer on the host is not simulated yet"));
@@ -214,4 +224,26 @@ TEST_CASE("data parallel: settings memsim cannot simulate yet, and workloads wit
                Catch::Contains("policy.data_parallel.algorithm: 'tree' is not one of: ring"));
     CHECK_THAT(error_of("{data_parallel: {zero: 0}}", test::WorkloadBuilder().op(1, 10, {}, {}).build(0)),
                Catch::Contains("policy.data_parallel: the workload hand (batch 1) has no tensor whose role is gradient"));
+}
+
+TEST_CASE("data parallel: ZeRO-2 reduce-scatters the gradient, frees it and steps on its shard") {
+    // N = 2, no latency. The shard of g (1000 B) and s's half (2000 B) are held from the
+    // start with p (1000 B). g (2000 B) is made 0-1; its reduce-scatter (1 step of 1000 B)
+    // runs 1-2 and g is freed when it ends; the step reads the shard 2-3 (1 ms: half of
+    // it), its 10 B output is 5 B; the all-gather of p 3-3.5. Peak: 4000 + g = 6000 B.
+    const RunResult r = run(adam_step(), "{data_parallel: {zero: 2}}", "gpus: 2, host: {link: {bandwidth: 1000000B/s}}");
+    REQUIRE(r.summary.status == "ok");
+    CHECK(r.summary.time_ms == Approx(3.5).epsilon(1e-9));
+    CHECK(r.summary.live_peak_bytes == 6000);
+    const NodeFigures::Rank& rank = rank_of(r, 0);
+    CHECK(rank.model_state.parameter == 1000);
+    CHECK(rank.model_state.gradient == 1000);
+    CHECK(rank.model_state.optimizer_state == 2000);
+    CHECK(rank.collective_bytes == 1000 + 500);  // (N-1)/N of 2000 B, then of 1000 B
+    CHECK(rank.exposed_collective_ms == Approx(1.5).epsilon(1e-9));
+    // While the step runs only the constants and the step's output are live.
+    std::uint64_t during_step = 0;
+    for (const MemorySample& m : r.log.memory)
+        if (m.gpu == 0 && m.time_ms <= 2.5) during_step = m.live_bytes;
+    CHECK(during_step == 4005);
 }
