@@ -148,8 +148,7 @@ public:
         std::error_code error;  // a name too long for the OS is "does not exist", not library text
         for (const fs::path& t : tries)
             if (fs::exists(t, error)) return t.lexically_normal().string();
-        fail(key, fmt::format("'{}' does not exist (looked in the working directory, {} and {})", p, base_dir_,
-                              source_tree()));
+        fail(key, fmt::format("'{}' does not exist (looked in the working directory, {} and {})", p, base_dir_, source_tree()));
     }
 
     const std::string& label() const { return label_; }

@@ -58,7 +58,7 @@ bool has_letter(const std::string& text) {
 // parse: a rate or latency not given is the default's); nullopt for a value that is not
 // a map of disk keys.
 std::optional<DiskSpec> written_disk(const YAML::Node& node) {
-    static const Field& disk = [] () -> const Field& {
+    static const Field& disk = []() -> const Field& {
         const auto child = [](const Field& f, const char* key) -> const Field& {
             return *std::find_if(f.children.begin(), f.children.end(), [&](const Field& c) { return c.key == key; });
         };
@@ -125,7 +125,8 @@ std::optional<std::vector<std::string>> disk_labels(const std::vector<std::strin
             const std::string config = config_with_disk(*disk);
             // A named disk shows its bandwidth; the file has the rest (a latency of microseconds).
             DiskSpec shown = *disk;
-            if (!config.empty() && shown.read_latency_ms < 1 && shown.write_latency_ms < 1) shown.read_latency_ms = shown.write_latency_ms = 0;
+            if (!config.empty() && shown.read_latency_ms < 1 && shown.write_latency_ms < 1)
+                shown.read_latency_ms = shown.write_latency_ms = 0;
             labels.push_back(config.empty() ? disk_text(shown) : config + ": " + disk_text(shown));
         }
     } catch (const YAML::Exception&) {

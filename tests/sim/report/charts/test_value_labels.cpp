@@ -14,7 +14,9 @@ using namespace memsim;
 
 namespace {
 
-std::vector<std::string> disk_labels(std::vector<std::string> values) { return value_labels({"platform.disk", std::move(values)}); }
+std::vector<std::string> disk_labels(std::vector<std::string> values) {
+    return value_labels({"platform.disk", std::move(values)});
+}
 
 }  // namespace
 
@@ -25,13 +27,14 @@ TEST_CASE("value labels: a disk of a shipped platform file is named by it") {
     CHECK(disk_labels({"{bandwidth: 104094472B/4.452s}", "{write_bandwidth: 315.22MiB/s, read_bandwidth: 797.91MiB/s}",
                        "{bandwidth: 3.2GB/s, read_latency: 12us, write_latency: 16us}", "{bandwidth: 25GB/s, latency: 10us}",
                        "{write_bandwidth: 121.54MiB/s, read_bandwidth: 263.05MiB/s, latency: 0ms}"}) ==
-          std::vector<std::string>{"phone: 23.4 MB/s", "phone_samsung: write 331 MB/s, read 837 MB/s", "nvme_datacenter: 3.2 GB/s",
-                                   "host_ram_pcie4: 25 GB/s", "phone_redmi: write 127 MB/s, read 276 MB/s"});
+          std::vector<std::string>{"phone: 23.4 MB/s", "phone_samsung: write 331 MB/s, read 837 MB/s",
+                                   "nvme_datacenter: 3.2 GB/s", "host_ram_pcie4: 25 GB/s",
+                                   "phone_redmi: write 127 MB/s, read 276 MB/s"});
     // The same numbers in other units are the same disk; other numbers are no file's.
     CHECK(disk_labels({"{bandwidth: 25000MB/s, latency: 0.01ms}", "{bandwidth: 3.2GB/s, latency: 12us}",
                        "{bandwidth: 7MB/s, read_latency: 1ms, write_latency: 500us}", "{bandwidth: 1GB/s, latency: 2ms}"}) ==
-          std::vector<std::string>{"host_ram_pcie4: 25 GB/s", "3.2 GB/s, latency 12 us", "7 MB/s, latency 1 ms read, 500 us write",
-                                   "1 GB/s, latency 2 ms"});
+          std::vector<std::string>{"host_ram_pcie4: 25 GB/s", "3.2 GB/s, latency 12 us",
+                                   "7 MB/s, latency 1 ms read, 500 us write", "1 GB/s, latency 2 ms"});
 }
 
 TEST_CASE("value labels: every shipped platform file names its own disk") {
@@ -56,5 +59,6 @@ TEST_CASE("value labels: a disk given in part shows the rates and latencies the 
     // the leaves that differ.
     CHECK(disk_labels({"{bandwidth: 1GB/s, tier: a}", "{bandwidth: 2GB/s, tier: a}"}) ==
           std::vector<std::string>{"bandwidth=1 GB/s", "bandwidth=2 GB/s"});
-    CHECK(disk_labels({"{bandwidth: fast}", "{bandwidth: 2GB/s}"}) == std::vector<std::string>{"bandwidth=fast", "bandwidth=2 GB/s"});
+    CHECK(disk_labels({"{bandwidth: fast}", "{bandwidth: 2GB/s}"}) ==
+          std::vector<std::string>{"bandwidth=fast", "bandwidth=2 GB/s"});
 }
