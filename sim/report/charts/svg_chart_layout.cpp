@@ -156,7 +156,8 @@ Layout lay_out(const Chart& c) {
     if (c.x.include_zero && !c.x.categorical) r.xlo = std::min(r.xlo, 0.0);
     if (c.y.include_zero) r.ylo = std::min(r.ylo, 0.0);
     l.ylog = r.ylo > 0 && (c.y.log_scale || (c.y_auto_log && r.yhi / r.ylo >= 20.0));
-    l.X = padded(r.xlo, r.xhi, c.x.log_scale && r.xlo > 0, c.x.categorical, kLeft, kPlotRight);
+    // Categories are evenly spaced (a log scale would put the first half a step before 0).
+    l.X = padded(r.xlo, r.xhi, c.x.log_scale && r.xlo > 0 && !c.x.categorical, c.x.categorical, kLeft, kPlotRight);
     l.Y = padded(r.ylo, r.yhi, l.ylog, false, kPlotBottom, kTop);
     l.xticks = x_ticks(c.x, l.X);
     l.shared = shared_points(c);
