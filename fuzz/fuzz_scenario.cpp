@@ -7,6 +7,7 @@
 #include "fuzz_support.h"
 #include "models/workload/input_error.h"
 #include "sim/scenario/scenario.h"
+#include "sim/scenario/source_tree.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     std::string_view text = memsim::fuzz::as_text(data, size);
@@ -17,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
     }
     try {
-        const memsim::Scenario s = memsim::parse_scenario(std::string(text), "fuzz.yaml", sets, MEMSIM_SOURCE_DIR);
+        const memsim::Scenario s = memsim::parse_scenario(std::string(text), "fuzz.yaml", sets, memsim::source_tree());
         (void)memsim::yaml_to_json(s.resolved).dump();
     } catch (const memsim::InputError&) {
     }

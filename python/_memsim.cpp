@@ -27,6 +27,7 @@
 #include "sim/app/run/child_process.h"
 #include "sim/app/run/run_pipeline.h"
 #include "sim/scenario/schema.h"
+#include "sim/scenario/source_tree.h"
 #include "sim/scenario/sweep_plan.h"
 
 namespace py = pybind11;
@@ -175,5 +176,5 @@ PYBIND11_MODULE(_memsim, m) {
           "output folder, error kind).");
     m.def("workloads_parsed", &workloads_parsed, "How many workloads run() has parsed in this process.");
     m.def("path_keys", &memsim::path_keys, "The scenario keys that hold a path (resolved against the scenario's folder).");
-    m.attr("source_dir") = MEMSIM_SOURCE_DIR;
+    m.attr("source_dir") = memsim::source_tree();
 }

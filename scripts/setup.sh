@@ -15,6 +15,7 @@ packages=(build-essential cmake ninja-build pkg-config
           parallel   # GNU parallel: the README's scale-out recipe runs a sweep's jobs.txt with it
           python3-torch python3-torchvision  # memsim trace (tools/trace) runs them with /usr/bin/python3
           clang-14 libfuzzer-14-dev          # scripts/fuzz.sh: the libFuzzer targets (docs/fuzzing.md)
+          clang-format                       # scripts/check_format.sh (CI): changed lines follow .clang-format
           # the Python package (docs/python.md): its module, its tests and the example notebook
           pybind11-dev python3-dev python3-pandas python3-pytest python3-matplotlib python3-yaml
           python3-nbclient python3-nbformat python3-ipykernel)

@@ -132,3 +132,27 @@ TEST_CASE("architecture: every file and folder docs/architecture.md names exists
     }
     CHECK(named > 40);
 }
+
+TEST_CASE("architecture: one source file knows where the source tree is") {
+    // MEMSIM_SOURCE_DIR is defined for sim/scenario/source_tree.cpp and the tests only
+    // (CMakeLists.txt); any other program file that names it would not compile, or
+    // would depend on where it was built.
+    std::vector<std::string> naming;
+    for (const std::string folder : {"models", "sim", "python", "fuzz", "bench"})
+        for (const fs::path& file : sources_under(folder))
+            if (text_of(file).find("MEMSIM_SOURCE_DIR") != std::string::npos)
+                naming.push_back(fs::relative(file, kRoot).string());
+    CHECK(naming == std::vector<std::string>{"sim/scenario/source_tree.cpp"});
+    // The define itself: once per build file, on that file (the tests' own in tests/).
+    for (const std::string cmake : {"CMakeLists.txt", "fuzz/CMakeLists.txt", "tests/CMakeLists.txt"}) {
+        const std::string text = text_of(kRoot / cmake);
+        std::size_t defines = 0;
+        for (std::size_t at = text.find("MEMSIM_SOURCE_DIR="); at != std::string::npos;
+             at = text.find("MEMSIM_SOURCE_DIR=", at + 1))
+            ++defines;
+        INFO(cmake);
+        CHECK(defines == 1);
+        if (cmake != "tests/CMakeLists.txt")
+            CHECK(text.find("set_source_files_properties(${CMAKE_SOURCE_DIR}/sim/scenario/source_tree.cpp") != std::string::npos);
+    }
+}

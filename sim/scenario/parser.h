@@ -17,6 +17,7 @@
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/schema.h"
 #include "sim/scenario/set_origin.h"
+#include "sim/scenario/source_tree.h"
 
 namespace memsim {
 
@@ -143,12 +144,11 @@ public:
         namespace fs = std::filesystem;
         const fs::path given(p);
         if (given.is_absolute()) return p;
-        const std::vector<fs::path> tries = {given, fs::path(base_dir_) / given, fs::path(MEMSIM_SOURCE_DIR) / given};
+        const std::vector<fs::path> tries = {given, fs::path(base_dir_) / given, fs::path(source_tree()) / given};
         std::error_code error;  // a name too long for the OS is "does not exist", not library text
         for (const fs::path& t : tries)
             if (fs::exists(t, error)) return t.lexically_normal().string();
-        fail(key, fmt::format("'{}' does not exist (looked in the working directory, {} and {})", p, base_dir_,
-                              MEMSIM_SOURCE_DIR));
+        fail(key, fmt::format("'{}' does not exist (looked in the working directory, {} and {})", p, base_dir_, source_tree()));
     }
 
     const std::string& label() const { return label_; }

@@ -26,6 +26,7 @@
 #include "models/workload/input_error.h"
 #include "sim/app/cli/commands.h"
 #include "sim/app/cli/tracer_process.h"
+#include "sim/scenario/source_tree.h"
 
 extern char** environ;
 
@@ -204,7 +205,7 @@ void register_trace_command(CLI::App& app) {
             argv.insert(argv.end(), {"--report-fd", std::to_string(kReportFd)});
             // The tracer package lives in the source tree this binary was built from.
             const char* old_path = std::getenv("PYTHONPATH");
-            const std::string path = std::string(MEMSIM_SOURCE_DIR) + (old_path && *old_path ? std::string(":") + old_path : "");
+            const std::string path = std::string(source_tree()) + (old_path && *old_path ? std::string(":") + old_path : "");
             setenv("PYTHONPATH", path.c_str(), 1);
             std::cout.flush();
             if (const int signum = SignalsNoted::received()) {  // while looking for the interpreter

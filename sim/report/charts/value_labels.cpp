@@ -10,7 +10,10 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
-#include "sim/scenario/units.h"
+#include "sim/report/shipped_configs.h"  // generated from configs/*.yaml (CMakeLists.txt)
+#include "sim/scenario/node_section.h"
+#include "sim/scenario/parser.h"
+#include "sim/scenario/schema.h"
 #include "sim/scenario/yaml_control.h"
 
 namespace memsim {
@@ -51,33 +54,30 @@ bool has_letter(const std::string& text) {
     return std::any_of(text.begin(), text.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
 }
 
-// A disk as its four numbers; nullopt when the map holds a key that is not a disk's.
-struct DiskNumbers {
-    double read_bps = 0, write_bps = 0, read_ms = 0, write_ms = 0;
-    bool operator==(const DiskNumbers& o) const {
-        const auto near = [](double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(std::fabs(a), std::fabs(b)); };
-        return near(read_bps, o.read_bps) && near(write_bps, o.write_bps) && near(read_ms, o.read_ms) && near(write_ms, o.write_ms);
-    }
-};
-
-std::optional<DiskNumbers> disk_numbers(const YAML::Node& disk) {
-    if (!disk.IsMap()) return std::nullopt;
-    DiskNumbers d;
+// A value of platform.disk as a scenario reads it (the schema's keys, node_section.h's
+// parse: a rate or latency not given is the default's); nullopt for a value that is not
+// a map of disk keys.
+std::optional<DiskSpec> written_disk(const YAML::Node& node) {
+    static const Field& disk = []() -> const Field& {
+        const auto child = [](const Field& f, const char* key) -> const Field& {
+            return *std::find_if(f.children.begin(), f.children.end(), [&](const Field& c) { return c.key == key; });
+        };
+        return child(child(schema(), "platform"), "disk");
+    }();
+    if (!node.IsMap()) return std::nullopt;
     try {
-        for (const auto& entry : disk) {
-            const std::string key = entry.first.as<std::string>(), value = entry.second.as<std::string>();
-            if (key == "bandwidth") d.read_bps = d.write_bps = parse_rate_bytes_per_s(value);
-            else if (key == "read_bandwidth") d.read_bps = parse_rate_bytes_per_s(value);
-            else if (key == "write_bandwidth") d.write_bps = parse_rate_bytes_per_s(value);
-            else if (key == "latency") d.read_ms = d.write_ms = parse_time_ms(value);
-            else if (key == "read_latency") d.read_ms = parse_time_ms(value);
-            else if (key == "write_latency") d.write_ms = parse_time_ms(value);
-            else return std::nullopt;
-        }
-    } catch (const std::exception&) {
+        const Parser parser("sweep value", "");
+        parser.check_keys(node, disk, "platform.disk");
+        return parse_disk(node, parser, "platform.disk");
+    } catch (const InputError&) {
         return std::nullopt;
     }
-    return d;
+}
+
+bool same_disk(const DiskSpec& a, const DiskSpec& b) {
+    const auto near = [](double x, double y) { return std::fabs(x - y) <= 1e-9 * std::max(std::fabs(x), std::fabs(y)); };
+    return near(a.read_bytes_per_s, b.read_bytes_per_s) && near(a.write_bytes_per_s, b.write_bytes_per_s) &&
+           near(a.read_latency_ms, b.read_latency_ms) && near(a.write_latency_ms, b.write_latency_ms);
 }
 
 std::string rate_text(double bytes_per_s) {
@@ -89,30 +89,27 @@ std::string rate_text(double bytes_per_s) {
 std::string latency_text(double ms) { return ms >= 1 ? short_number(ms) + " ms" : short_number(ms * 1000) + " us"; }
 
 // "23.4 MB/s", "write 331 MB/s, read 837 MB/s", "3.2 GB/s, latency 12 us read, 16 us write".
-std::string disk_text(const DiskNumbers& d) {
-    std::string text = d.read_bps == d.write_bps ? rate_text(d.read_bps)
-                                                 : fmt::format("write {}, read {}", rate_text(d.write_bps), rate_text(d.read_bps));
-    if (d.read_ms == d.write_ms && d.read_ms > 0) text += ", latency " + latency_text(d.read_ms);
-    else if (d.read_ms != d.write_ms)
-        text += fmt::format(", latency {} read, {} write", latency_text(d.read_ms), latency_text(d.write_ms));
+std::string disk_text(const DiskSpec& d) {
+    std::string text = d.read_bytes_per_s == d.write_bytes_per_s
+                           ? rate_text(d.read_bytes_per_s)
+                           : fmt::format("write {}, read {}", rate_text(d.write_bytes_per_s), rate_text(d.read_bytes_per_s));
+    if (d.read_latency_ms == d.write_latency_ms && d.read_latency_ms > 0) text += ", latency " + latency_text(d.read_latency_ms);
+    else if (d.read_latency_ms != d.write_latency_ms)
+        text += fmt::format(", latency {} read, {} write", latency_text(d.read_latency_ms), latency_text(d.write_latency_ms));
     return text;
 }
 
-// The shipped platform file whose disk this is ("phone"), if one is.
-std::string config_with_disk(const DiskNumbers& disk) {
-    namespace fs = std::filesystem;
-    std::error_code error;
-    std::vector<fs::path> files;
-    for (const auto& entry : fs::directory_iterator(fs::path(MEMSIM_SOURCE_DIR) / "configs", error))
-        if (entry.path().extension() == ".yaml") files.push_back(entry.path());
-    std::sort(files.begin(), files.end());
-    for (const fs::path& file : files) {
-        try {
-            const auto numbers = disk_numbers(YAML::LoadFile(file.string())["disk"]);
-            if (numbers && *numbers == disk) return file.stem().string();
-        } catch (const YAML::Exception&) {
-        }
-    }
+// The shipped platform file whose disk this is ("phone"), if one is: configs/*.yaml,
+// compiled in (CMakeLists.txt), in the order of their names.
+std::string config_with_disk(const DiskSpec& disk) {
+    static const std::vector<std::pair<std::string, DiskSpec>> shipped = [] {
+        std::vector<std::pair<std::string, DiskSpec>> out;
+        for (const auto& [name, text] : kShippedConfigs)
+            if (const auto d = written_disk(YAML::Load(text)["disk"])) out.emplace_back(name, *d);
+        return out;
+    }();
+    for (const auto& [name, d] : shipped)
+        if (same_disk(d, disk)) return name;
     return "";
 }
 
@@ -123,12 +120,13 @@ std::optional<std::vector<std::string>> disk_labels(const std::vector<std::strin
     try {
         for (const std::string& v : values) {
             if (first_yaml_control_byte(v)) return std::nullopt;  // yaml-cpp may not end on it
-            const auto disk = disk_numbers(YAML::Load(v));
+            const auto disk = written_disk(YAML::Load(v));
             if (!disk) return std::nullopt;
             const std::string config = config_with_disk(*disk);
             // A named disk shows its bandwidth; the file has the rest (a latency of microseconds).
-            DiskNumbers shown = *disk;
-            if (!config.empty() && shown.read_ms < 1 && shown.write_ms < 1) shown.read_ms = shown.write_ms = 0;
+            DiskSpec shown = *disk;
+            if (!config.empty() && shown.read_latency_ms < 1 && shown.write_latency_ms < 1)
+                shown.read_latency_ms = shown.write_latency_ms = 0;
             labels.push_back(config.empty() ? disk_text(shown) : config + ": " + disk_text(shown));
         }
     } catch (const YAML::Exception&) {
