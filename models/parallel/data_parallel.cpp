@@ -66,13 +66,14 @@ ModelStates rank_model_states(const Workload& w, const ZeroStage& stage, int ran
 namespace {
 
 // ZeRO-2: each gradient storage the backward completes gets its shard, a constant of
-// ceil(bytes / ranks) (the rank's partition buffer, allocated before the step as
-// DeepSpeed allocates its flat partitions); the optimizer step reads the shard instead,
-// its in-place writes to the gradient become writes to the shard, and the full gradient
-// is no longer released by the step: the engine frees it when its bucket's
-// reduce-scatter has ended.
-void shard_gradients(RankWorkload& r, int ranks, int step) {
+// ceil(bytes / ranks) that arrives when its bucket's reduce-scatter is issued (just
+// after the op completing the bucket: the partition the reduction writes into); the
+// optimizer step reads the shard instead, its in-place writes to the gradient become
+// writes to the shard, and the full gradient is no longer released by the step: the
+// engine frees it when its bucket's reduce-scatter has ended.
+void shard_gradients(RankWorkload& r, int ranks, int step, std::optional<std::uint64_t> bucket_bytes) {
     Workload& w = r.workload;
+    const BucketPlan buckets = plan_gradient_buckets(w, bucket_bytes);
     const std::vector<TensorId> storage = storage_map(w);
     r.full_gradient_of.assign(w.tensors.size(), -1);
     std::vector<TensorId> shard_of(w.tensors.size(), -1);
@@ -82,13 +83,19 @@ void shard_gradients(RankWorkload& r, int ranks, int step) {
         if (full.role != TensorRole::gradient || full.producer < 0 || full.producer >= step ||
             shard_of[static_cast<std::size_t>(s)] >= 0)
             continue;
+        const int bucket = buckets.bucket_of_storage[static_cast<std::size_t>(s)];
+        if (bucket < 0) continue;
+        const int issued = buckets.buckets[static_cast<std::size_t>(bucket)].ready_after_op + 1;
+        if (issued >= static_cast<int>(w.ops.size())) continue;  // completed by the last op: no step reads it
         Tensor part;
         part.name = full.name + ".shard";
         part.bytes = shard(full.bytes, ranks);
         part.constant = true;
         part.role = TensorRole::gradient;
-        shard_of[static_cast<std::size_t>(s)] = static_cast<TensorId>(w.tensors.size());
+        const TensorId id = static_cast<TensorId>(w.tensors.size());
+        shard_of[static_cast<std::size_t>(s)] = id;
         w.tensors.push_back(part);
+        w.ops[static_cast<std::size_t>(issued)].arrivals.push_back(id);
         r.full_gradient_of.push_back(s);
     }
     const auto shard_for = [&](TensorId t) {
@@ -111,7 +118,7 @@ void shard_gradients(RankWorkload& r, int ranks, int step) {
 
 }  // namespace
 
-RankWorkload shard_for_rank(const Workload& w, const ZeroStage& stage, int ranks) {
+RankWorkload shard_for_rank(const Workload& w, const ZeroStage& stage, int ranks, std::optional<std::uint64_t> bucket_bytes) {
     if (stage.shards_parameters)
         throw std::logic_error("shard_for_rank: ZeRO-3 is not simulated (the scenario parser refuses it)");
     RankWorkload r{w, {}};
@@ -137,7 +144,7 @@ RankWorkload shard_for_rank(const Workload& w, const ZeroStage& stage, int ranks
                 tensor.bytes = shard(tensor.bytes, ranks);
             }
     }
-    if (stage.shards_gradients) shard_gradients(r, ranks, step);
+    if (stage.shards_gradients) shard_gradients(r, ranks, step, bucket_bytes);
     return r;
 }
 

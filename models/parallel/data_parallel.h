@@ -69,7 +69,8 @@ ModelStates rank_model_states(const Workload& w, const ZeroStage& stage, int ran
 // shards the step: its ops cost 1/ranks and its temporaries (outputs that are not model
 // state, scratch) are 1/ranks as big. Sharding gradients (2) adds a shard tensor per
 // gradient storage the backward completes (a constant of ceil(bytes / ranks), role
-// gradient) that the step reads and writes instead; `full_gradient_of[shard]` names the
+// gradient, arriving just after the op that completes its bucket of `bucket_bytes`,
+// when its reduce-scatter is issued) that the step reads and writes instead; `full_gradient_of[shard]` names the
 // storage it is the shard of (-1 for every other tensor), and the step no longer releases
 // the full gradients: the engine frees each when its bucket's reduce-scatter ends.
 // Tensor and op ids of `w` are kept.
@@ -77,7 +78,7 @@ struct RankWorkload {
     Workload workload;
     std::vector<TensorId> full_gradient_of;  // empty unless gradients are sharded
 };
-RankWorkload shard_for_rank(const Workload& w, const ZeroStage& stage, int ranks);
+RankWorkload shard_for_rank(const Workload& w, const ZeroStage& stage, int ranks, std::optional<std::uint64_t> bucket_bytes);
 
 // Gradient buckets in the order the backward completes them: a storage whose role is
 // gradient is complete after the last op that produces a tensor in it; storages are

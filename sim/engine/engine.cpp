@@ -245,7 +245,7 @@ RunResult simulate(const Workload& given, const EngineConfig& config, const Exec
     // Data-parallel ranks (docs/parallel.md) all run the rank's share of the step.
     const std::optional<DataParallelConfig>& dp = config.data_parallel;
     const int ranks = config.platform.gpus;
-    const std::optional<RankWorkload> sharded = dp ? std::optional(shard_for_rank(given, *dp->stage, ranks)) : std::nullopt;
+    const std::optional<RankWorkload> sharded = dp ? std::optional(shard_for_rank(given, *dp->stage, ranks, dp->bucket_bytes)) : std::nullopt;
     const Workload& w = sharded ? sharded->workload : given;
     std::optional<StepCollectives> step;
     std::optional<Collectives> collectives;

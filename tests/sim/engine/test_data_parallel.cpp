@@ -227,10 +227,11 @@ TEST_CASE("data parallel: settings memsim cannot simulate yet, and workloads wit
 }
 
 TEST_CASE("data parallel: ZeRO-2 reduce-scatters the gradient, frees it and steps on its shard") {
-    // N = 2, no latency. The shard of g (1000 B) and s's half (2000 B) are held from the
-    // start with p (1000 B). g (2000 B) is made 0-1; its reduce-scatter (1 step of 1000 B)
-    // runs 1-2 and g is freed when it ends; the step reads the shard 2-3 (1 ms: half of
-    // it), its 10 B output is 5 B; the all-gather of p 3-3.5. Peak: 4000 + g = 6000 B.
+    // N = 2, no latency. p (1000 B) and s's half (2000 B) are held from the start. g
+    // (2000 B) is made 0-1; its reduce-scatter (1 step of 1000 B) runs 1-2, its shard
+    // (1000 B) arrives as it is issued, and g is freed when it ends; the step reads the
+    // shard 2-3 (1 ms: half of it), its 10 B output is 5 B; the all-gather of p 3-3.5.
+    // Peak: 3000 + g + its shard = 6000 B; during the forward 3000 B + g only.
     const RunResult r = run(adam_step(), "{data_parallel: {zero: 2}}", "gpus: 2, host: {link: {bandwidth: 1000000B/s}}");
     REQUIRE(r.summary.status == "ok");
     CHECK(r.summary.time_ms == Approx(3.5).epsilon(1e-9));
@@ -246,4 +247,8 @@ TEST_CASE("data parallel: ZeRO-2 reduce-scatters the gradient, frees it and step
     for (const MemorySample& m : r.log.memory)
         if (m.gpu == 0 && m.time_ms <= 2.5) during_step = m.live_bytes;
     CHECK(during_step == 4005);
+    std::uint64_t before_reduction = 0;
+    for (const MemorySample& m : r.log.memory)
+        if (m.gpu == 0 && m.time_ms <= 0.5) before_reduction = m.live_bytes;
+    CHECK(before_reduction == 3000 + 2000);
 }
