@@ -22,8 +22,9 @@ std::vector<CollectiveStep> ring_steps(CollectiveKind kind, int ranks, double by
 
 std::span<const CollectiveAlgorithm> collective_algorithms() {
     static const std::array rows{
-        CollectiveAlgorithm{"ring", "each rank sends S/N to the next: 2(N-1) steps for an all-reduce, N-1 for a "
-                                    "reduce-scatter or an all-gather",
+        CollectiveAlgorithm{"ring",
+                            "each rank sends S/N to the next: 2(N-1) steps for an all-reduce, N-1 for a "
+                            "reduce-scatter or an all-gather",
                             ring_steps},
     };
     return rows;

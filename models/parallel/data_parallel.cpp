@@ -8,9 +8,9 @@ namespace memsim {
 
 std::string_view collective_name(CollectiveKind k) {
     switch (k) {
-    case CollectiveKind::all_reduce: return "all_reduce";
-    case CollectiveKind::reduce_scatter: return "reduce_scatter";
-    case CollectiveKind::all_gather: return "all_gather";
+        case CollectiveKind::all_reduce: return "all_reduce";
+        case CollectiveKind::reduce_scatter: return "reduce_scatter";
+        case CollectiveKind::all_gather: return "all_gather";
     }
     return "?";
 }
@@ -27,7 +27,9 @@ ModelStates model_states(const Workload& w) {
 }
 
 int first_step_op(const Workload& w) {
-    const auto touches_state = [&](TensorId t) { return w.tensors[static_cast<std::size_t>(t)].role == TensorRole::optimizer_state; };
+    const auto touches_state = [&](TensorId t) {
+        return w.tensors[static_cast<std::size_t>(t)].role == TensorRole::optimizer_state;
+    };
     for (std::size_t i = 0; i < w.ops.size(); ++i) {
         const Op& op = w.ops[i];
         if (std::any_of(op.inputs.begin(), op.inputs.end(), touches_state) ||
@@ -99,7 +101,9 @@ void shard_gradients(RankWorkload& r, int ranks, int step, std::optional<std::ui
         r.full_gradient_of.push_back(s);
     }
     const auto shard_for = [&](TensorId t) {
-        return static_cast<std::size_t>(t) < storage.size() ? shard_of[static_cast<std::size_t>(storage[static_cast<std::size_t>(t)])] : -1;
+        return static_cast<std::size_t>(t) < storage.size()
+                   ? shard_of[static_cast<std::size_t>(storage[static_cast<std::size_t>(t)])]
+                   : -1;
     };
     for (std::size_t i = static_cast<std::size_t>(step); i < w.ops.size(); ++i) {
         Op& op = w.ops[i];
@@ -160,7 +164,8 @@ BucketPlan plan_gradient_buckets(const Workload& w, std::optional<std::uint64_t>
     for (std::size_t t = 0; t < w.tensors.size(); ++t) {
         const TensorId s = storage[t];
         if (w.tensors[static_cast<std::size_t>(s)].role != TensorRole::gradient || w.tensors[t].producer >= step) continue;
-        complete_after[static_cast<std::size_t>(s)] = std::max(complete_after[static_cast<std::size_t>(s)], w.tensors[t].producer);
+        complete_after[static_cast<std::size_t>(s)] = std::max(complete_after[static_cast<std::size_t>(s)],
+                                                               w.tensors[t].producer);
     }
     std::vector<TensorId> order;
     for (std::size_t s = 0; s < w.tensors.size(); ++s)

@@ -44,8 +44,8 @@ const ZeroStage* zero_stage(int zero);
 struct DataParallelSpec {
     int zero = 0;
     std::optional<std::uint64_t> bucket_bytes = kDefaultBucketBytes;  // none: `whole`, one bucket after the backward
-    bool offload_optimizer = false;                                     // offload: optimizer
-    std::string algorithm = "ring";                                     // a row of collective_algorithms()
+    bool offload_optimizer = false;                                   // offload: optimizer
+    std::string algorithm = "ring";                                   // a row of collective_algorithms()
 };
 
 // Model state by role (ZeRO's P, G and O times the parameter count), each storage once.

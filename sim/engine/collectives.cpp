@@ -11,15 +11,24 @@ namespace sg = simgrid::s4u;
 
 Collectives::Collectives(const SimPlatform& platform, NodeUsage& usage, int ranks, const CollectiveAlgorithm& algorithm,
                          std::vector<CollectiveRequest> requests)
-    : platform_(platform), usage_(usage), ranks_(ranks), algorithm_(algorithm), requests_(std::move(requests)),
-      arrived_(requests_.size(), 0), clocks_(static_cast<std::size_t>(ranks), nullptr),
-      logs_(static_cast<std::size_t>(ranks), nullptr), counts_(static_cast<std::size_t>(ranks)),
-      lane_names_(static_cast<std::size_t>(ranks)), mutex_(sg::Mutex::create()), cv_(sg::ConditionVariable::create()) {}
+    : platform_(platform),
+      usage_(usage),
+      ranks_(ranks),
+      algorithm_(algorithm),
+      requests_(std::move(requests)),
+      arrived_(requests_.size(), 0),
+      clocks_(static_cast<std::size_t>(ranks), nullptr),
+      logs_(static_cast<std::size_t>(ranks), nullptr),
+      counts_(static_cast<std::size_t>(ranks)),
+      lane_names_(static_cast<std::size_t>(ranks)),
+      mutex_(sg::Mutex::create()),
+      cv_(sg::ConditionVariable::create()) {}
 
 void Collectives::attach(int rank, Clock& clock, EventLog& log) {
     clocks_[static_cast<std::size_t>(rank)] = &clock;
     logs_[static_cast<std::size_t>(rank)] = &log;
-    for (int l = 0; l < usage_.lane_count(); ++l) lane_names_[static_cast<std::size_t>(rank)].push_back(log.labels.keep(usage_.lane(l)));
+    for (int l = 0; l < usage_.lane_count(); ++l)
+        lane_names_[static_cast<std::size_t>(rank)].push_back(log.labels.keep(usage_.lane(l)));
 }
 
 void Collectives::start() {
@@ -38,8 +47,8 @@ void Collectives::submit(int rank, int seq) {
 void Collectives::rank_ended(int rank, const std::optional<RunStopped>& stopped) {
     ++ended_;
     if (stopped && !failure_)
-        failure_ = RunStopped{stopped->status, fmt::format("GPU {} stopped ({}): the step's collectives cannot complete", rank,
-                                                           stopped->message)};
+        failure_ = RunStopped{stopped->status,
+                              fmt::format("GPU {} stopped ({}): the step's collectives cannot complete", rank, stopped->message)};
     cv_->notify_all();
     notify_ranks();
 }
@@ -54,7 +63,9 @@ void Collectives::serve() {
         while (done_count_ < static_cast<int>(requests_.size())) {
             {
                 std::unique_lock lock(*mutex_);
-                cv_->wait(lock, [&] { return arrived_[static_cast<std::size_t>(done_count_)] == ranks_ || failure_ || ended_ == ranks_; });
+                cv_->wait(lock, [&] {
+                    return arrived_[static_cast<std::size_t>(done_count_)] == ranks_ || failure_ || ended_ == ranks_;
+                });
             }
             if (arrived_[static_cast<std::size_t>(done_count_)] < ranks_) return;  // a rank stopped: nothing more runs
             run(requests_[static_cast<std::size_t>(done_count_)]);
@@ -91,8 +102,13 @@ void Collectives::run(const CollectiveRequest& r) {
                 usage_.peer_occupied(lane, step_start, end, bytes[i]);
                 EventLog& log = *logs_[static_cast<std::size_t>(f.from)];
                 if (log.recording)
-                    log.add({lane_names_[static_cast<std::size_t>(f.from)][static_cast<std::size_t>(lane)], step_start, end,
-                             r.op, r.label, {}, bytes[i]});
+                    log.add({lane_names_[static_cast<std::size_t>(f.from)][static_cast<std::size_t>(lane)],
+                             step_start,
+                             end,
+                             r.op,
+                             r.label,
+                             {},
+                             bytes[i]});
             }
         }
     }

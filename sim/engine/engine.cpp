@@ -45,14 +45,17 @@ public:
     // `reads` is w as its storages are read (with_storage_reads), what the swap
     // selection plans on; w itself when it has no views.
     Engine(const Workload& w, const Workload& reads, const EngineConfig& c, const ExecPlan& plan, const SimPlatform& platform,
-           HostTier& host, NodeUsage& usage, int gpu,
-           std::unique_ptr<SwapSelection> selection, std::unique_ptr<SwapMode> mode, std::unique_ptr<PrefetchRule> prefetch,
-           Collectives* collectives = nullptr, const StepCollectives* step = nullptr)
-        : w_(w), c_(c), plan_(plan), gpu_index_(gpu), platform_(platform),
+           HostTier& host, NodeUsage& usage, int gpu, std::unique_ptr<SwapSelection> selection, std::unique_ptr<SwapMode> mode,
+           std::unique_ptr<PrefetchRule> prefetch, Collectives* collectives = nullptr, const StepCollectives* step = nullptr)
+        : w_(w),
+          c_(c),
+          plan_(plan),
+          gpu_index_(gpu),
+          platform_(platform),
           rules_(make_semantics_rules(c.semantics.rules, ctx_, w)),
           rank_(collectives ? std::make_unique<RankCollectives>(*collectives, *step, gpu, clock_) : nullptr),
-          ctx_{w, plan, c, platform_, log_, *rules_, clock_, tensors_, io_, host, usage, disk_, memory_, view_, swap_, gpu_, gpu,
-               rank_.get()},
+          ctx_{w,    plan,  c,     platform_, log_,  *rules_, clock_, tensors_, io_,
+               host, usage, disk_, memory_,   view_, swap_,   gpu_,   gpu,      rank_.get()},
           host_(host),
           clock_(log_),
           tensors_(w, plan, c.platform.gpu_speed_scale),
@@ -245,7 +248,8 @@ RunResult simulate(const Workload& given, const EngineConfig& config, const Exec
     // Data-parallel ranks (docs/parallel.md) all run the rank's share of the step.
     const std::optional<DataParallelConfig>& dp = config.data_parallel;
     const int ranks = config.platform.gpus;
-    const std::optional<RankWorkload> sharded = dp ? std::optional(shard_for_rank(given, *dp->stage, ranks, dp->bucket_bytes)) : std::nullopt;
+    const std::optional<RankWorkload> sharded = dp ? std::optional(shard_for_rank(given, *dp->stage, ranks, dp->bucket_bytes))
+                                                   : std::nullopt;
     const Workload& w = sharded ? sharded->workload : given;
     std::optional<StepCollectives> step;
     std::optional<Collectives> collectives;
@@ -284,8 +288,8 @@ RunResult simulate(const Workload& given, const EngineConfig& config, const Exec
         node->data_parallel = dp->label;
         for (int g = 0; g < ranks; ++g) {
             const Collectives::RankCounts& c = collectives->counts(g);
-            node->gpus[static_cast<std::size_t>(g)].rank =
-                NodeFigures::Rank{states, c.bytes_sent, c.collective_ms, engines[static_cast<std::size_t>(g)]->exposed_collective_ms()};
+            node->gpus[static_cast<std::size_t>(g)].rank = NodeFigures::Rank{
+                states, c.bytes_sent, c.collective_ms, engines[static_cast<std::size_t>(g)]->exposed_collective_ms()};
         }
     }
     RunResult result = std::move(results.front());

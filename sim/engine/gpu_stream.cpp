@@ -23,10 +23,22 @@ bool has_plan_steps(const ExecPlan& plan) {
 }  // namespace
 
 GpuStream::GpuStream(const EngineContext& ctx)
-    : w_(ctx.workload), plan_(ctx.plan), speed_(ctx.config.platform.gpu_speed_scale), planned_(has_plan_steps(ctx.plan)),
-      budgeted_(ctx.config.budget.has_value()), max_overhead_(ctx.config.max_overhead), rules_(ctx.rules),
-      tensors_(ctx.tensors), memory_(ctx.memory), io_(ctx.io), swap_(ctx.swap), disk_(ctx.disk), clock_(ctx.clock), log_(ctx.log),
-      collectives_(ctx.collectives), compute_ms_scaled_(ctx.workload.compute_ms() / speed_) {}
+    : w_(ctx.workload),
+      plan_(ctx.plan),
+      speed_(ctx.config.platform.gpu_speed_scale),
+      planned_(has_plan_steps(ctx.plan)),
+      budgeted_(ctx.config.budget.has_value()),
+      max_overhead_(ctx.config.max_overhead),
+      rules_(ctx.rules),
+      tensors_(ctx.tensors),
+      memory_(ctx.memory),
+      io_(ctx.io),
+      swap_(ctx.swap),
+      disk_(ctx.disk),
+      clock_(ctx.clock),
+      log_(ctx.log),
+      collectives_(ctx.collectives),
+      compute_ms_scaled_(ctx.workload.compute_ms() / speed_) {}
 
 void GpuStream::run() {
     try {

@@ -34,7 +34,9 @@ std::vector<sg::Link*> links_between(const sg::Host* from, const sg::Host* to) {
 int NodeUsage::lane_of(const std::string& name, bool link, bool forward, double bytes_per_s, bool peer) {
     for (std::size_t i = 0; i < lanes_.size(); ++i)
         if (lanes_[i].name == name && lanes_[i].link == link && lanes_[i].forward == forward) return static_cast<int>(i);
-    const char* direction = peer ? (forward ? " tx" : " rx") : link ? (forward ? " d2h" : " h2d") : (forward ? " write" : " read");
+    const char* direction = peer   ? (forward ? " tx" : " rx")
+                            : link ? (forward ? " d2h" : " h2d")
+                                   : (forward ? " write" : " read");
     lanes_.push_back({name, name + direction, link, forward, peer, bytes_per_s, 0, 0, {}});
     return static_cast<int>(lanes_.size()) - 1;
 }
@@ -105,7 +107,8 @@ void NodeUsage::describe_peers(const SimPlatform& p) {
                 const std::string name = link_name(l);
                 const std::string full = l->get_name();
                 const bool up = full.size() < 5 || full.compare(full.size() - 5, 5, "_DOWN") != 0;
-                const bool known = std::any_of(lanes_.begin(), lanes_.end(), [&](const Lane& k) { return k.name == name && !k.peer; });
+                const bool known = std::any_of(lanes_.begin(), lanes_.end(),
+                                               [&](const Lane& k) { return k.name == name && !k.peer; });
                 lanes.push_back(lane_of(name, true, up, l->get_bandwidth() / SimPlatform::kDiskScale, !known));
             }
         }

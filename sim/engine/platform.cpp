@@ -96,8 +96,10 @@ void add_peer_routes(SimPlatform& p, const PlatformSpec& spec, sg::NetZone& zone
             } else {
                 route.emplace_back(p.pcie_links[i], sg::LinkInRoute::Direction::UP);
                 if (switches > 0 && i / spec.gpus_per_switch != j / spec.gpus_per_switch) {
-                    route.emplace_back(p.switch_links[static_cast<std::size_t>(i / spec.gpus_per_switch)], sg::LinkInRoute::Direction::UP);
-                    route.emplace_back(p.switch_links[static_cast<std::size_t>(j / spec.gpus_per_switch)], sg::LinkInRoute::Direction::DOWN);
+                    route.emplace_back(p.switch_links[static_cast<std::size_t>(i / spec.gpus_per_switch)],
+                                       sg::LinkInRoute::Direction::UP);
+                    route.emplace_back(p.switch_links[static_cast<std::size_t>(j / spec.gpus_per_switch)],
+                                       sg::LinkInRoute::Direction::DOWN);
                 }
                 route.emplace_back(p.pcie_links[j], sg::LinkInRoute::Direction::DOWN);
             }

@@ -6,7 +6,8 @@
 
 namespace memsim {
 
-StepCollectives plan_step_collectives(const RankWorkload& rank, const ZeroStage& stage, std::optional<std::uint64_t> bucket_bytes) {
+StepCollectives plan_step_collectives(const RankWorkload& rank, const ZeroStage& stage,
+                                      std::optional<std::uint64_t> bucket_bytes) {
     const Workload& w = rank.workload;
     StepCollectives s;
     s.wait_before_op.assign(w.ops.size(), -1);

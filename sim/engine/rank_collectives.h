@@ -21,10 +21,11 @@ struct StepCollectives {
     // Per request: the full gradients a rank frees once it has ended (ZeRO-2: the
     // reduce-scatter left the rank its shard).
     std::vector<std::vector<TensorId>> frees;
-    std::vector<int> wait_before_op;     // per op
+    std::vector<int> wait_before_op;         // per op
     std::vector<std::vector<int>> after_op;  // per op: the requests submitted after it
 };
-StepCollectives plan_step_collectives(const RankWorkload& rank, const ZeroStage& stage, std::optional<std::uint64_t> bucket_bytes);
+StepCollectives plan_step_collectives(const RankWorkload& rank, const ZeroStage& stage,
+                                      std::optional<std::uint64_t> bucket_bytes);
 
 class RankCollectives {
 public:

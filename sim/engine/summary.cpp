@@ -41,10 +41,11 @@ std::string node_table(const NodeFigures& n) {
         out += fmt::format("gpu {:<6} [{}] {:.3f} ms   stall {:.3f} ms   written {} B   read {} B\n", g, n.gpus[g].status,
                            n.gpus[g].time_ms, n.gpus[g].stall_ms, n.gpus[g].bytes_written, n.gpus[g].bytes_read);
         if (const std::optional<NodeFigures::Rank>& r = n.gpus[g].rank)
-            out += fmt::format("           model state {} B (parameters {} B, gradients {} B, optimizer state {} B)   "
-                               "collectives {} B sent, {:.3f} ms, exposed {:.3f} ms\n",
-                               r->model_state.total(), r->model_state.parameter, r->model_state.gradient,
-                               r->model_state.optimizer_state, r->collective_bytes, r->collective_ms, r->exposed_collective_ms);
+            out += fmt::format(
+                "           model state {} B (parameters {} B, gradients {} B, optimizer state {} B)   "
+                "collectives {} B sent, {:.3f} ms, exposed {:.3f} ms\n",
+                r->model_state.total(), r->model_state.parameter, r->model_state.gradient, r->model_state.optimizer_state,
+                r->collective_bytes, r->collective_ms, r->exposed_collective_ms);
     }
     for (const NodeFigures::Link& l : n.links)
         out += fmt::format("link       {} {}   {} B   busy {:.3f} ms ({:.1f}%)\n", l.name, l.direction, l.bytes, l.busy_ms,
@@ -121,11 +122,15 @@ nlohmann::json to_json(const Summary& s) {
         if (n.data_parallel) j["data_parallel"] = *n.data_parallel;
         j["gpus"] = nlohmann::json::array();
         for (std::size_t g = 0; g < n.gpus.size(); ++g) {
-            nlohmann::json gpu{{"gpu", g}, {"status", n.gpus[g].status}, {"time_ms", n.gpus[g].time_ms},
-                               {"stall_ms", n.gpus[g].stall_ms}, {"bytes_written", n.gpus[g].bytes_written},
+            nlohmann::json gpu{{"gpu", g},
+                               {"status", n.gpus[g].status},
+                               {"time_ms", n.gpus[g].time_ms},
+                               {"stall_ms", n.gpus[g].stall_ms},
+                               {"bytes_written", n.gpus[g].bytes_written},
                                {"bytes_read", n.gpus[g].bytes_read}};
             if (const std::optional<NodeFigures::Rank>& r = n.gpus[g].rank) {
-                gpu["model_state_bytes"] = {{"parameter", r->model_state.parameter}, {"gradient", r->model_state.gradient},
+                gpu["model_state_bytes"] = {{"parameter", r->model_state.parameter},
+                                            {"gradient", r->model_state.gradient},
                                             {"optimizer_state", r->model_state.optimizer_state}};
                 gpu["collective_bytes"] = r->collective_bytes;
                 gpu["collective_ms"] = r->collective_ms;

@@ -40,7 +40,8 @@ std::optional<DataParallelSpec> parse_data_parallel(const YAML::Node& n, const P
             p.fail("policy.data_parallel.offload",
                    "'optimizer': the optimizer on the host is not simulated yet (docs/parallel.md, \"Not modelled yet\"); "
                    "'none' is the only value");
-        if (offload != "none") p.fail("policy.data_parallel.offload", fmt::format("'{}' is not one of: none, optimizer", offload));
+        if (offload != "none")
+            p.fail("policy.data_parallel.offload", fmt::format("'{}' is not one of: none, optimizer", offload));
     }
     if (n["algorithm"]) {
         s.algorithm = p.text(n["algorithm"], "policy.data_parallel.algorithm");

@@ -28,9 +28,13 @@ namespace {
 void parse_platform_file(const YAML::Node& n, const Parser& p, PlatformSpec& s) {
     s.simgrid_file = p.path(n["file"], "platform.file");
     const YAML::Node host = n["host"];
-    const char* conflict = host && host["link"] ? "platform.host.link" : n["gpus_per_switch"] ? "platform.gpus_per_switch"
-                           : n["switch"] ? "platform.switch" : n["disks"] ? "platform.disks" : n["disk"] ? "platform.disk"
-                           : n["nvlink"] ? "platform.nvlink" : nullptr;
+    const char* conflict = host && host["link"]   ? "platform.host.link"
+                           : n["gpus_per_switch"] ? "platform.gpus_per_switch"
+                           : n["switch"]          ? "platform.switch"
+                           : n["disks"]           ? "platform.disks"
+                           : n["disk"]            ? "platform.disk"
+                           : n["nvlink"]          ? "platform.nvlink"
+                                                  : nullptr;
     if (conflict)
         p.fail(conflict, fmt::format("cannot be set with platform.file ({}): the file describes the links, switches and "
                                      "disks (docs/tiers.md, \"A platform file\")", s.simgrid_file));
@@ -81,7 +85,8 @@ void parse_node_keys(const YAML::Node& n, const Parser& p, PlatformSpec& s) {
         s.disk = s.disks.front();
     }
     if (const YAML::Node l = n["nvlink"]) {
-        if (!l.IsMap() || !l["bandwidth"]) p.fail("platform.nvlink", "missing bandwidth (each GPU's link to the NVSwitch, e.g. 300GB/s)");
+        if (!l.IsMap() || !l["bandwidth"])
+            p.fail("platform.nvlink", "missing bandwidth (each GPU's link to the NVSwitch, e.g. 300GB/s)");
         LinkSpec link;
         link.bytes_per_s = p.with_units(l["bandwidth"], "platform.nvlink.bandwidth", parse_rate_bytes_per_s);
         if (l["latency"]) link.latency_ms = p.with_units(l["latency"], "platform.nvlink.latency", parse_time_ms);
@@ -91,9 +96,13 @@ void parse_node_keys(const YAML::Node& n, const Parser& p, PlatformSpec& s) {
     if (n["file"]) parse_platform_file(n, p, s);
     // The node keys describe what sits behind the host link: without it there is none.
     if (!s.has_host_tier()) {
-        const char* needs = s.gpus > 1 ? "platform.gpus" : s.host_memory ? "platform.host.memory"
-                            : s.gpus_per_switch > 0 ? "platform.gpus_per_switch" : s.disks.size() > 1 ? "platform.disks"
-                            : s.gpu_offset_ms > 0 ? "platform.gpu_offset_ms" : s.nvlink ? "platform.nvlink" : nullptr;
+        const char* needs = s.gpus > 1              ? "platform.gpus"
+                            : s.host_memory         ? "platform.host.memory"
+                            : s.gpus_per_switch > 0 ? "platform.gpus_per_switch"
+                            : s.disks.size() > 1    ? "platform.disks"
+                            : s.gpu_offset_ms > 0   ? "platform.gpu_offset_ms"
+                            : s.nvlink              ? "platform.nvlink"
+                                                    : nullptr;
         if (needs)
             p.fail(needs, "needs platform.host.link (the PCIe link from each GPU to the host, e.g. {bandwidth: 25GB/s}): "
                           "without it a single GPU swaps straight to its disk");

@@ -70,6 +70,8 @@ std::vector<Field> disk_keys() {
 }
 
 Field make_schema() {
+    // The table reads as the YAML it describes.
+    // clang-format off
     Field root{"", Kind::Map, {
         {"name", Kind::String},
         {"description", Kind::String},
@@ -110,6 +112,7 @@ Field make_schema() {
             {"torch_snapshot", Kind::Bool}}},
         {"sweep", Kind::Sweep},
     }};
+    // clang-format on
     add_flat_params(root);
     return root;
 }

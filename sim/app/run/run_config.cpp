@@ -41,21 +41,26 @@ std::optional<DataParallelConfig> resolve_data_parallel(const Scenario& s, const
     const std::optional<DataParallelSpec>& dp = s.policy.data_parallel;
     if (!dp) return std::nullopt;
     const auto fail = [&](const std::string& what) {
-        throw InputError(fmt::format("{}: policy.data_parallel: {}", key_origin(s.file, s.overrides, "policy.data_parallel"), what));
+        throw InputError(
+            fmt::format("{}: policy.data_parallel: {}", key_origin(s.file, s.overrides, "policy.data_parallel"), what));
     };
     if (!s.platform.simgrid_file.empty())
-        fail(fmt::format("with platform.file ({}) is not simulated yet: describe the node with platform.host.link, "
-                         "platform.gpus_per_switch and platform.nvlink (docs/parallel.md)", s.platform.simgrid_file));
+        fail(
+            fmt::format("with platform.file ({}) is not simulated yet: describe the node with platform.host.link, "
+                        "platform.gpus_per_switch and platform.nvlink (docs/parallel.md)",
+                        s.platform.simgrid_file));
     if (model_states(w).gradient == 0)
-        fail(fmt::format("the workload {} has no tensor whose role is gradient, so there is nothing to exchange (roles: "
-                         "docs/workloads.md, \"Roles\"; a traced log or the synthetic gpt has them)", workload_label(w)));
+        fail(
+            fmt::format("the workload {} has no tensor whose role is gradient, so there is nothing to exchange (roles: "
+                        "docs/workloads.md, \"Roles\"; a traced log or the synthetic gpt has them)",
+                        workload_label(w)));
     DataParallelConfig c;
     c.stage = zero_stage(dp->zero);
     c.bucket_bytes = dp->bucket_bytes;
     c.algorithm = collective_algorithm(dp->algorithm);
-    c.label = fmt::format("{} ranks, zero {}, {}, {} collectives", s.platform.gpus, dp->zero,
-                          dp->bucket_bytes ? fmt::format("buckets of {} B", *dp->bucket_bytes) : std::string("one bucket (whole)"),
-                          dp->algorithm);
+    c.label = fmt::format(
+        "{} ranks, zero {}, {}, {} collectives", s.platform.gpus, dp->zero,
+        dp->bucket_bytes ? fmt::format("buckets of {} B", *dp->bucket_bytes) : std::string("one bucket (whole)"), dp->algorithm);
     return c;
 }
 

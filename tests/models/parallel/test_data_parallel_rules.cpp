@@ -36,8 +36,8 @@ TEST_CASE("data parallel: ZeRO's Figure 1 per-rank model state (7.5e9 parameters
     const auto per_rank = [&](int zero) { return rank_model_states(w, *zero_stage(zero), 64).total(); };
     CHECK(per_rank(0) == 120'000'000'000ull);
     CHECK(per_rank(1) == 15'000'000'000ull + 15'000'000'000ull + 1'406'250'000ull);  // 2Ψ + 2Ψ + 12Ψ/64 = 31.4 GB
-    CHECK(per_rank(2) == 15'000'000'000ull + 1'640'625'000ull);                       // 2Ψ + 14Ψ/64 = 16.6 GB
-    CHECK(per_rank(3) == 1'875'000'000ull);                                           // 16Ψ/64 = 1.9 GB
+    CHECK(per_rank(2) == 15'000'000'000ull + 1'640'625'000ull);                      // 2Ψ + 14Ψ/64 = 16.6 GB
+    CHECK(per_rank(3) == 1'875'000'000ull);                                          // 16Ψ/64 = 1.9 GB
     // fp32 Adam (4/4/8) on 4 ranks: (P+G+O)Ψ, PΨ+GΨ+OΨ/N, PΨ+(G+O)Ψ/N, (P+G+O)Ψ/N.
     const Workload fp32 = model_of(1000, 4, 4, 8);
     CHECK(rank_model_states(fp32, *zero_stage(0), 4).total() == 16000);

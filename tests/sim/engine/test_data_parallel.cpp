@@ -13,7 +13,8 @@ using namespace memsim;
 namespace {
 
 RunResult run(const Workload& w, const std::string& policy, const std::string& platform) {
-    const Scenario s = parse_scenario("workload: {synthetic: mlp}\nplatform: {" + platform + "}\npolicy: " + policy + "\n", "test");
+    const Scenario s = parse_scenario("workload: {synthetic: mlp}\nplatform: {" + platform + "}\npolicy: " + policy + "\n",
+                                      "test");
     return simulate(w, s);
 }
 
@@ -104,8 +105,9 @@ TEST_CASE("data parallel: over NVLink the same ring takes its own bandwidth and 
 TEST_CASE("data parallel: two buckets overlap the backward, one whole bucket is all exposed") {
     // N = 2, no latency. op0 makes g0 (2000 B) in 1 ms, op1 g1 (2000 B) in 5 ms, op2 reads
     // both (1 ms). An all-reduce of 2000 B on 2 GPUs: 2 steps of 1000 B, 2 ms.
-    const Workload w = with_roles(test::WorkloadBuilder().op(1, 2000, {}, {}).op(5, 2000, {}, {}).op(1, 10, {0, 1}, {0, 1}).build(0),
-                                  {{0, TensorRole::gradient}, {1, TensorRole::gradient}});
+    const Workload w = with_roles(
+        test::WorkloadBuilder().op(1, 2000, {}, {}).op(5, 2000, {}, {}).op(1, 10, {0, 1}, {0, 1}).build(0),
+        {{0, TensorRole::gradient}, {1, TensorRole::gradient}});
     const std::string node = "gpus: 2, host: {link: {bandwidth: 1000000B/s}}";
     // Buckets of 2000 B: g0's all-reduce 1-3 under op1 (1-6); g1's 6-8; op2 8-9: exposed 2 ms.
     const RunResult buckets = run(w, "{data_parallel: {zero: 0, bucket: 2000B}}", node);
@@ -127,11 +129,12 @@ TEST_CASE("data parallel: a swap-out and an all-reduce on the same PCIe link sha
     // starts. On pcie_i up: a's flow and the ring's first chunk (1000 B each) get 500 B/ms
     // each: both end at 3. The ring's second chunk runs alone, 3-4. op2 reads g: 4-5; a
     // is read back one op ahead of op3, under op2.
-    const Workload w = with_roles(test::WorkloadBuilder().op(1, 1000, {}, {}).op(0, 2000, {}, {}).op(1, 10, {1}, {1})
-                                      .op(1, 10, {0}, {0}).build(1),
-                                  {{0, TensorRole::activation}, {1, TensorRole::gradient}});
-    const RunResult r = run(w, "{data_parallel: {zero: 0, bucket: whole}, swap: {mode: async, placement: host, prefetch: {lead_ops: 1}}}",
-                            "gpus: 2, host: {link: {bandwidth: 1000000B/s}}");
+    const Workload w = with_roles(
+        test::WorkloadBuilder().op(1, 1000, {}, {}).op(0, 2000, {}, {}).op(1, 10, {1}, {1}).op(1, 10, {0}, {0}).build(1),
+        {{0, TensorRole::activation}, {1, TensorRole::gradient}});
+    const RunResult r = run(
+        w, "{data_parallel: {zero: 0, bucket: whole}, swap: {mode: async, placement: host, prefetch: {lead_ops: 1}}}",
+        "gpus: 2, host: {link: {bandwidth: 1000000B/s}}");
     REQUIRE(r.summary.status == "ok");
     for (int g = 0; g < 2; ++g) {
         const Activity* write = nullptr;
@@ -157,8 +160,10 @@ namespace {
 // op0 makes g (2000 B, 1 ms); op1, Adam, reads g, the parameter p (1000 B) and the state
 // s (4000 B) for 2 ms, and releases g.
 Workload adam_step() {
-    Workload w = with_roles(test::WorkloadBuilder().op(1, 2000, {}, {}).op(2, 10, {0}, {0}).build(0), {{0, TensorRole::gradient}});
-    for (const auto& [bytes, role] : {std::pair{1000ull, TensorRole::parameter}, std::pair{4000ull, TensorRole::optimizer_state}}) {
+    Workload w = with_roles(test::WorkloadBuilder().op(1, 2000, {}, {}).op(2, 10, {0}, {0}).build(0),
+                            {{0, TensorRole::gradient}});
+    for (const auto& [bytes, role] :
+         {std::pair{1000ull, TensorRole::parameter}, std::pair{4000ull, TensorRole::optimizer_state}}) {
         Tensor t;
         t.name = role_name(role);
         t.bytes = bytes;
@@ -186,7 +191,7 @@ TEST_CASE("data parallel: ZeRO-1 shards the optimizer state and the step, then a
     CHECK(r1.model_state.optimizer_state == 2000);
     CHECK(r1.collective_bytes == 2000 / 2 * 2 + 500);
     CHECK(r1.collective_ms == Approx(2.5).epsilon(1e-9));
-    CHECK(r1.exposed_collective_ms == Approx(2.5).epsilon(1e-9));  // before the step and at the end
+    CHECK(r1.exposed_collective_ms == Approx(2.5).epsilon(1e-9));    // before the step and at the end
     CHECK(zero1.summary.live_peak_bytes == 1000 + 2000 + 2000 + 5);  // the step's 10 B output is sharded too
     const RunResult ddp = run(w, "{data_parallel: {zero: 0}}", node);
     CHECK(ddp.summary.time_ms == Approx(5).epsilon(1e-9));
