@@ -122,12 +122,55 @@ void shard_gradients(RankWorkload& r, int ranks, int step, std::optional<std::ui
 
 }  // namespace
 
-RankWorkload shard_for_rank(const Workload& w, const ZeroStage& stage, int ranks, std::optional<std::uint64_t> bucket_bytes) {
+double parameter_count(const Workload& w) {
+    return w.parameter_count > 0 ? static_cast<double>(w.parameter_count) : static_cast<double>(model_states(w).parameter) / 4;
+}
+
+namespace {
+
+// ZeRO-Offload: the step's ops do nothing on the GPU and the optimizer state is not there.
+void offload_step(RankWorkload& r, const Workload& given, const ZeroStage& stage, int ranks, int step) {
+    Workload& w = r.workload;
+    std::vector<char> gone(w.tensors.size(), 0);
+    for (std::size_t i = static_cast<std::size_t>(step); i < w.ops.size(); ++i) {
+        Op& op = w.ops[i];
+        for (TensorId t : op.outputs) gone[static_cast<std::size_t>(t)] = 1;
+        op.cost_ms = op.flops = op.bytes_moved = 0;
+        op.inputs.clear();
+        op.outputs.clear();
+        op.release.clear();
+        op.scratch.clear();
+        op.recomputes = kNoOp;
+    }
+    for (std::size_t t = 0; t < w.tensors.size(); ++t)
+        if (w.tensors[t].role == TensorRole::optimizer_state) {
+            w.tensors[t].constant = false;
+            gone[t] = 1;
+        }
+    if (w.end_of_log_requests)
+        std::erase_if(*w.end_of_log_requests, [&](TensorId t) { return gone[static_cast<std::size_t>(t)] != 0; });
+    const ModelStates held = rank_model_states(given, stage, ranks);
+    OffloadStep o;
+    o.gradient_bytes = rank_model_states(given, *zero_stage(2), ranks).gradient;  // its partition, whatever the stage
+    o.parameter_bytes = rank_model_states(given, *zero_stage(3), ranks).parameter;
+    o.optimizer_state_bytes = held.optimizer_state;
+    o.parameters = parameter_count(given) / ranks;
+    r.offload = o;
+}
+
+}  // namespace
+
+RankWorkload shard_for_rank(const Workload& w, const ZeroStage& stage, int ranks, std::optional<std::uint64_t> bucket_bytes,
+                            bool offload_optimizer) {
     if (stage.shards_parameters)
         throw std::logic_error("shard_for_rank: ZeRO-3 is not simulated (the scenario parser refuses it)");
-    RankWorkload r{w, {}};
+    RankWorkload r{w, {}, std::nullopt};
     Workload& out = r.workload;
-    if (ranks <= 1 || !stage.shards_optimizer_state) return r;
+    if (!stage.shards_optimizer_state) return r;
+    if (ranks <= 1) {
+        if (offload_optimizer) offload_step(r, w, stage, ranks, first_step_op(w));
+        return r;
+    }
     for (Tensor& t : out.tensors)
         if (t.alias_of < 0 && t.role == TensorRole::optimizer_state) t.bytes = shard(t.bytes, ranks);
     const int step = first_step_op(w);
@@ -149,6 +192,7 @@ RankWorkload shard_for_rank(const Workload& w, const ZeroStage& stage, int ranks
             }
     }
     if (stage.shards_gradients) shard_gradients(r, ranks, step, bucket_bytes);
+    if (offload_optimizer) offload_step(r, w, stage, ranks, step);
     return r;
 }
 

@@ -74,11 +74,32 @@ ModelStates rank_model_states(const Workload& w, const ZeroStage& stage, int ran
 // storage it is the shard of (-1 for every other tensor), and the step no longer releases
 // the full gradients: the engine frees each when its bucket's reduce-scatter ends.
 // Tensor and op ids of `w` are kept.
+//
+// With the optimizer offloaded (ZeRO-Offload) the step leaves the GPU: its ops stay, as
+// ops of no cost that read, write and release nothing, the optimizer state is not on the
+// GPU (no longer a constant there), and `offload` says what the host does instead.
+// The host's Adam per parameter (DeepSpeed's CPU Adam on fp32 master weights): about 14
+// flops (the two moment updates, the bias corrections, the square root, the division and
+// the weight decay), and 30 bytes moved (reading the fp32 weight, gradient and two
+// moments, writing the weight, the moments and the fp16 copy sent back).
+inline constexpr double kAdamFlopsPerParameter = 14;
+inline constexpr double kAdamBytesPerParameter = 30;
+struct OffloadStep {
+    std::uint64_t gradient_bytes = 0;         // the rank's gradient partition, GPU to host
+    std::uint64_t parameter_bytes = 0;        // its updated parameters, host to GPU
+    std::uint64_t optimizer_state_bytes = 0;  // its optimizer state, in host RAM all along
+    double parameters = 0;                    // parameters it updates (Ψ / N)
+};
 struct RankWorkload {
     Workload workload;
     std::vector<TensorId> full_gradient_of;  // empty unless gradients are sharded
+    std::optional<OffloadStep> offload;      // offload: optimizer
 };
-RankWorkload shard_for_rank(const Workload& w, const ZeroStage& stage, int ranks, std::optional<std::uint64_t> bucket_bytes);
+// The parameters of the step: the source's count where it has one (the synthetic gpt),
+// else the parameters' bytes at 4 bytes each (fp32, as a traced log's are).
+double parameter_count(const Workload& w);
+RankWorkload shard_for_rank(const Workload& w, const ZeroStage& stage, int ranks, std::optional<std::uint64_t> bucket_bytes,
+                            bool offload_optimizer = false);
 
 // Gradient buckets in the order the backward completes them: a storage whose role is
 // gradient is complete after the last op that produces a tensor in it; storages are

@@ -39,6 +39,14 @@ struct LinkSpec {
     double latency_ms = 0;
 };
 
+// platform.host.cpu: the host's CPU as the optimizer offloaded to it sees it
+// (docs/parallel.md): its floating-point rate and its memory bandwidth, each shared by
+// the ranks whose steps run at once.
+struct HostCpuSpec {
+    double flops = 0;
+    double memory_bytes_per_s = 0;
+};
+
 // The upper bound of platform.gpus: a node, not a cluster (docs/tiers.md).
 inline constexpr int kMaxGpus = 64;
 
@@ -67,6 +75,7 @@ struct PlatformSpec {
     // way; the latency is the link's, so GPU to GPU crosses two). Unset: GPU-to-GPU
     // traffic goes through PCIe (docs/parallel.md).
     std::optional<LinkSpec> nvlink;
+    std::optional<HostCpuSpec> host_cpu;  // platform.host.cpu
     // platform.file: a SimGrid XML platform (docs/tiers.md names its hosts and disks).
     // Its GPUs, disks and routes are read into `gpus`, `disks` and `file_routes` by the
     // scenario parser (sim/scenario/platform_xml.h), which also writes the checked file

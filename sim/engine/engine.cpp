@@ -16,6 +16,7 @@
 
 #include "sim/engine/collectives.h"
 #include "sim/engine/gpu_stream.h"
+#include "sim/engine/host_optimizer.h"
 #include "sim/engine/rank_collectives.h"
 #include "sim/engine/policy_view.h"
 #include "sim/engine/semantics_rules.h"
@@ -46,14 +47,18 @@ public:
     // selection plans on; w itself when it has no views.
     Engine(const Workload& w, const Workload& reads, const EngineConfig& c, const ExecPlan& plan, const SimPlatform& platform,
            HostTier& host, NodeUsage& usage, int gpu, std::unique_ptr<SwapSelection> selection, std::unique_ptr<SwapMode> mode,
-           std::unique_ptr<PrefetchRule> prefetch, Collectives* collectives = nullptr, const StepCollectives* step = nullptr)
+           std::unique_ptr<PrefetchRule> prefetch, Collectives* collectives = nullptr, const StepCollectives* step = nullptr,
+           const OffloadStep* offload = nullptr)
         : w_(w),
           c_(c),
           plan_(plan),
           gpu_index_(gpu),
           platform_(platform),
           rules_(make_semantics_rules(c.semantics.rules, ctx_, w)),
-          rank_(collectives ? std::make_unique<RankCollectives>(*collectives, *step, gpu, clock_) : nullptr),
+          offload_(offload
+                       ? std::make_unique<HostOptimizer>(platform, usage, host, *c.platform.host_cpu, *offload, gpu, clock_, log_)
+                       : nullptr),
+          rank_(collectives ? std::make_unique<RankCollectives>(*collectives, *step, gpu, clock_, offload_.get()) : nullptr),
           ctx_{w,    plan,  c,     platform_, log_,  *rules_, clock_, tensors_, io_,
                host, usage, disk_, memory_,   view_, swap_,   gpu_,   gpu,      rank_.get()},
           host_(host),
@@ -94,6 +99,7 @@ public:
     // Ties this rank's clock and log to the node's collectives (before start()).
     void attach(Collectives& node) { node.attach(gpu_index_, clock_, log_); }
     [[nodiscard]] double exposed_collective_ms() const { return rank_ ? rank_->exposed_ms() : 0.0; }
+    [[nodiscard]] const HostOptimizer* host_optimizer() const { return offload_.get(); }
 
     // After the simulation: this GPU's result, its tier bytes added to `tiers`.
     RunResult finish(SwapIo::TierBytes& tiers) {
@@ -187,7 +193,8 @@ private:
     EventLog log_;
     const SimPlatform& platform_;
     std::unique_ptr<SemanticsRules> rules_;  // keeps ctx_, built just after it
-    std::unique_ptr<RankCollectives> rank_;  // keeps clock_, built after it
+    std::unique_ptr<HostOptimizer> offload_;  // keeps clock_ and log_, built after it
+    std::unique_ptr<RankCollectives> rank_;   // keeps clock_, built after it
     EngineContext ctx_;  // refers to the parts below, built after it in this order
     HostTier& host_;
     Clock clock_;
@@ -248,7 +255,8 @@ RunResult simulate(const Workload& given, const EngineConfig& config, const Exec
     // Data-parallel ranks (docs/parallel.md) all run the rank's share of the step.
     const std::optional<DataParallelConfig>& dp = config.data_parallel;
     const int ranks = config.platform.gpus;
-    const std::optional<RankWorkload> sharded = dp ? std::optional(shard_for_rank(given, *dp->stage, ranks, dp->bucket_bytes))
+    const std::optional<RankWorkload> sharded = dp ? std::optional(shard_for_rank(given, *dp->stage, ranks, dp->bucket_bytes,
+                                                                                  dp->offload_optimizer))
                                                    : std::nullopt;
     const Workload& w = sharded ? sharded->workload : given;
     std::optional<StepCollectives> step;
@@ -263,7 +271,8 @@ RunResult simulate(const Workload& given, const EngineConfig& config, const Exec
     for (int g = 0; g < ranks; ++g)
         engines.push_back(std::make_unique<Engine>(w, storage_reads ? *storage_reads : w, config, plan, platform, host, usage, g,
                                                    config.make_selection(), config.make_swap_mode(), config.make_prefetch(),
-                                                   collectives ? &*collectives : nullptr, step ? &*step : nullptr));
+                                                   collectives ? &*collectives : nullptr, step ? &*step : nullptr,
+                                                   sharded && sharded->offload ? &*sharded->offload : nullptr));
     host.start();
     for (auto& engine : engines) {
         if (collectives) engine->attach(*collectives);
@@ -288,8 +297,13 @@ RunResult simulate(const Workload& given, const EngineConfig& config, const Exec
         node->data_parallel = dp->label;
         for (int g = 0; g < ranks; ++g) {
             const Collectives::RankCounts& c = collectives->counts(g);
-            node->gpus[static_cast<std::size_t>(g)].rank = NodeFigures::Rank{
-                states, c.bytes_sent, c.collective_ms, engines[static_cast<std::size_t>(g)]->exposed_collective_ms()};
+            const Engine& e = *engines[static_cast<std::size_t>(g)];
+            NodeFigures::Rank rank{states, c.bytes_sent, c.collective_ms, e.exposed_collective_ms(), std::nullopt};
+            if (const HostOptimizer* o = e.host_optimizer()) {
+                rank.offload = NodeFigures::Offload{o->moved_bytes(), o->step_ms(), rank.model_state.optimizer_state};
+                rank.model_state.optimizer_state = 0;  // on the host, not the GPU
+            }
+            node->gpus[static_cast<std::size_t>(g)].rank = rank;
         }
     }
     RunResult result = std::move(results.front());

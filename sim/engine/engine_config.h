@@ -38,6 +38,7 @@ struct DataParallelConfig {
     const ZeroStage* stage = nullptr;
     std::optional<std::uint64_t> bucket_bytes;  // none: one bucket after the backward
     const CollectiveAlgorithm* algorithm = nullptr;
+    bool offload_optimizer = false;  // ZeRO-Offload: the step on the host (platform.host.cpu)
     std::string label;
 };
 

@@ -26,6 +26,10 @@ inline constexpr const char* kHostRead = "host_read";
 inline constexpr const char* kStall = "stall";
 // A data-parallel collective this GPU took part in (docs/parallel.md), start to end.
 inline constexpr const char* kCollective = "collective";
+// ZeRO-Offload (docs/parallel.md): a rank's gradients to the host and its parameters back,
+// and its optimizer step on the host's CPU.
+inline constexpr const char* kOffload = "offload";
+inline constexpr const char* kHostOptimizer = "host_optimizer";
 }  // namespace lane
 
 // A resource lane of the node (docs/tiers.md): "<link> d2h" / "<link> h2d" for the
@@ -38,7 +42,7 @@ inline bool is_resource_lane(std::string_view lane) {
         return lane.size() > tail.size() && lane.substr(lane.size() - tail.size()) == tail;
     };
     for (const char* known : {lane::kCompute, lane::kRecompute, lane::kDiskWrite, lane::kDiskRead, lane::kHostWrite,
-                              lane::kHostRead, lane::kStall, lane::kCollective})
+                              lane::kHostRead, lane::kStall, lane::kCollective, lane::kOffload, lane::kHostOptimizer})
         if (lane == known) return false;
     // " tx" / " rx": a GPU-to-GPU link (NVLink) sending from / receiving into its GPU.
     return ends_with(" d2h") || ends_with(" h2d") || ends_with(" write") || ends_with(" read") || ends_with(" tx") ||

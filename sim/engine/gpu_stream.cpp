@@ -42,6 +42,7 @@ GpuStream::GpuStream(const EngineContext& ctx)
 
 void GpuStream::run() {
     try {
+        if (collectives_) collectives_->at_start();
         for (TensorId t : w_.initial_tensors()) memory_.allocate(t, -1);
         for (const PlanStep& step : plan_) run_step(step);
         rules_.at_end_of_plan();

@@ -40,7 +40,8 @@ StepCollectives plan_step_collectives(const RankWorkload& rank, const ZeroStage&
         const std::uint64_t parameters = model_states(w).parameter;
         const int last = static_cast<int>(w.ops.size()) - 1;
         if (parameters > 0) {
-            s.after_op[static_cast<std::size_t>(last)].push_back(static_cast<int>(s.requests.size()));
+            if (rank.offload) s.gather_after_offload = static_cast<int>(s.requests.size());
+            else s.after_op[static_cast<std::size_t>(last)].push_back(static_cast<int>(s.requests.size()));
             s.requests.push_back({CollectiveKind::all_gather, parameters, "all_gather parameters", last});
             s.frees.emplace_back();
         }
@@ -75,8 +76,20 @@ void RankCollectives::after_op(int op) {
     }
 }
 
+void RankCollectives::at_start() {
+    if (offload_) offload_->reserve();
+}
+
 std::vector<TensorId> RankCollectives::at_end(int last_op) {
     if (submitted_ > 0) wait_for(submitted_ - 1, last_op);
+    if (offload_) {
+        offload_->step(last_op);
+        if (plan_.gather_after_offload >= 0) {
+            node_.submit(rank_, plan_.gather_after_offload);
+            submitted_ = plan_.gather_after_offload + 1;
+            wait_for(plan_.gather_after_offload, last_op);
+        }
+    }
     return landed();
 }
 
@@ -87,6 +100,7 @@ namespace memsim {
 void RankCollectives::ended(const std::optional<RunStopped>& stopped) {
     if (ended_) return;
     ended_ = true;
+    if (offload_) offload_->release();
     node_.rank_ended(rank_, stopped);
 }
 

@@ -10,6 +10,7 @@
 
 #include "models/parallel/data_parallel.h"
 #include "sim/engine/collectives.h"
+#include "sim/engine/host_optimizer.h"
 
 namespace memsim {
 
@@ -23,15 +24,20 @@ struct StepCollectives {
     std::vector<std::vector<TensorId>> frees;
     std::vector<int> wait_before_op;         // per op
     std::vector<std::vector<int>> after_op;  // per op: the requests submitted after it
+    // With the optimizer offloaded the parameters' all-gather (this request) follows the
+    // host's step at the end of the iteration instead of an op; -1 otherwise.
+    int gather_after_offload = -1;
 };
 StepCollectives plan_step_collectives(const RankWorkload& rank, const ZeroStage& stage,
                                       std::optional<std::uint64_t> bucket_bytes);
 
 class RankCollectives {
 public:
-    RankCollectives(Collectives& node, const StepCollectives& plan, int rank, Clock& clock)
-        : node_(node), plan_(plan), rank_(rank), clock_(clock) {}
+    // `offload`: the rank's host optimizer (offload: optimizer), owned by the caller; null otherwise.
+    RankCollectives(Collectives& node, const StepCollectives& plan, int rank, Clock& clock, HostOptimizer* offload = nullptr)
+        : node_(node), plan_(plan), rank_(rank), clock_(clock), offload_(offload) {}
 
+    void at_start();  // before the rank's first op: the offloaded optimizer state takes host RAM
     // Waits for what op needs; returns the full gradients to free now (ZeRO-2: those of
     // every reduce-scatter that ended since the last call), for the stream to release.
     std::vector<TensorId> before_op(int op);
@@ -40,6 +46,7 @@ public:
     // The rank's stream ended (once: a second call does nothing), stopped or not.
     void ended(const std::optional<RunStopped>& stopped);
     [[nodiscard]] double exposed_ms() const { return exposed_ms_; }
+    [[nodiscard]] const HostOptimizer* offload() const { return offload_; }
 
 private:
     void wait_for(int seq, int op);
@@ -49,6 +56,7 @@ private:
     const StepCollectives& plan_;
     int rank_;
     Clock& clock_;
+    HostOptimizer* offload_;
     int submitted_ = 0;
     int landed_ = 0;  // requests whose frees were handed to the stream
     bool ended_ = false;

@@ -46,6 +46,11 @@ std::string node_table(const NodeFigures& n) {
                 "collectives {} B sent, {:.3f} ms, exposed {:.3f} ms\n",
                 r->model_state.total(), r->model_state.parameter, r->model_state.gradient, r->model_state.optimizer_state,
                 r->collective_bytes, r->collective_ms, r->exposed_collective_ms);
+        if (const std::optional<NodeFigures::Rank>& r = n.gpus[g].rank; r && r->offload)
+            out += fmt::format(
+                "           offload: optimizer state {} B in host RAM, {} B to the host and back, Adam on the "
+                "host {:.3f} ms\n",
+                r->offload->optimizer_state_bytes, r->offload->bytes, r->offload->host_step_ms);
     }
     for (const NodeFigures::Link& l : n.links)
         out += fmt::format("link       {} {}   {} B   busy {:.3f} ms ({:.1f}%)\n", l.name, l.direction, l.bytes, l.busy_ms,
@@ -135,6 +140,11 @@ nlohmann::json to_json(const Summary& s) {
                 gpu["collective_bytes"] = r->collective_bytes;
                 gpu["collective_ms"] = r->collective_ms;
                 gpu["exposed_collective_ms"] = r->exposed_collective_ms;
+                if (r->offload) {
+                    gpu["offload_bytes"] = r->offload->bytes;
+                    gpu["host_step_ms"] = r->offload->host_step_ms;
+                    gpu["host_optimizer_state_bytes"] = r->offload->optimizer_state_bytes;
+                }
             }
             j["gpus"].push_back(std::move(gpu));
         }

@@ -27,10 +27,19 @@ struct NodeFigures {
     // A data-parallel rank's figures (docs/parallel.md): the model state it holds of its
     // own shard, the bytes it sent in collectives, the time collectives it took part in
     // ran, and the time its GPU stream waited for one (exposed communication).
+    // With the optimizer offloaded: the bytes the rank's step moved to the host and back,
+    // and the time its Adam ran on the host's CPU (shared with the ranks stepping at once).
+    // (model_state then counts no optimizer state: it is the host's, optimizer_state_bytes.)
+    struct Offload {
+        std::uint64_t bytes = 0;
+        double host_step_ms = 0;
+        std::uint64_t optimizer_state_bytes = 0;
+    };
     struct Rank {
         ModelStates model_state;
         std::uint64_t collective_bytes = 0;
         double collective_ms = 0, exposed_collective_ms = 0;
+        std::optional<Offload> offload;
     };
     // Each GPU's own figures, GPU 0 first.
     struct Gpu {

@@ -36,11 +36,15 @@ std::optional<DataParallelSpec> parse_data_parallel(const YAML::Node& n, const P
     }
     if (n["offload"]) {
         const std::string offload = p.text(n["offload"], "policy.data_parallel.offload");
-        if (offload == "optimizer")
-            p.fail("policy.data_parallel.offload",
-                   "'optimizer': the optimizer on the host is not simulated yet (docs/parallel.md, \"Not modelled yet\"); "
-                   "'none' is the only value");
-        if (offload != "none")
+        if (offload == "optimizer") {
+            // ZeRO-Offload moves each rank's optimizer partition: there is one only when the
+            // optimizer state is sharded (DeepSpeed's offload_optimizer needs stage 1 or more).
+            if (s.zero < 1)
+                p.fail("policy.data_parallel.offload",
+                       "'optimizer' needs policy.data_parallel.zero 1 or 2 (ZeRO-Offload "
+                       "moves each rank's partition of the optimizer state to the host)");
+            s.offload_optimizer = true;
+        } else if (offload != "none")
             p.fail("policy.data_parallel.offload", fmt::format("'{}' is not one of: none, optimizer", offload));
     }
     if (n["algorithm"]) {

@@ -59,6 +59,15 @@ void parse_node_keys(const YAML::Node& n, const Parser& p, PlatformSpec& s) {
     }
     if (const YAML::Node h = n["host"]) {
         if (h["memory"]) s.host_memory = p.with_units(h["memory"], "platform.host.memory", parse_bytes);
+        if (const YAML::Node c = h["cpu"]) {
+            if (!c.IsMap() || !c["speed"] || !c["memory_bandwidth"])
+                p.fail("platform.host.cpu", "give speed (flop/s, e.g. 2e12) and memory_bandwidth (e.g. 100GB/s)");
+            HostCpuSpec cpu;
+            cpu.flops = p.scalar<double>(c["speed"], "platform.host.cpu.speed", "a number of flop/s");
+            cpu.memory_bytes_per_s = p.with_units(c["memory_bandwidth"], "platform.host.cpu.memory_bandwidth",
+                                                  parse_rate_bytes_per_s);
+            s.host_cpu = cpu;
+        }
         if (const YAML::Node l = h["link"]) {
             if (!l["bandwidth"]) p.fail("platform.host.link", "missing bandwidth (each GPU's PCIe link, e.g. 25GB/s)");
             LinkSpec link;

@@ -65,6 +65,11 @@ void check_value_limits(const Scenario& s) {
         check_range(s, "platform.host.link.bandwidth", p.host_link->bytes_per_s, kMinRateBytesPerS, kMaxRateBytesPerS, " B/s");
         check_range(s, "platform.host.link.latency", p.host_link->latency_ms, 0.0, kMaxLatencyMs, " ms");
     }
+    if (p.host_cpu) {
+        check_range(s, "platform.host.cpu.speed", p.host_cpu->flops, kMinPeakFlops, kMaxPeakFlops, " flop/s");
+        check_range(s, "platform.host.cpu.memory_bandwidth", p.host_cpu->memory_bytes_per_s, kMinRateBytesPerS, kMaxRateBytesPerS,
+                    " B/s");
+    }
     if (p.nvlink) {
         check_range(s, "platform.nvlink.bandwidth", p.nvlink->bytes_per_s, kMinRateBytesPerS, kMaxRateBytesPerS, " B/s");
         check_range(s, "platform.nvlink.latency", p.nvlink->latency_ms, 0.0, kMaxLatencyMs, " ms");

@@ -23,9 +23,10 @@ TEST_CASE("golden: every shipped scenario has a golden folder and every golden f
     for (const fs::path& f : test::yaml_files_in(fs::path(MEMSIM_SOURCE_DIR) / "scenarios")) scenarios.insert(f.stem().string());
     for (const auto& e : fs::directory_iterator(test::golden_path("scenarios"))) goldens.insert(e.path().filename().string());
     CHECK(scenarios == goldens);
-    CHECK(scenarios.size() == 16);  // example on the example MLP; gpt3_a100 on the synthetic GPT; mobilenetv2_b4,
+    CHECK(scenarios.size() == 19);  // example on the example MLP; gpt3_a100 on the synthetic GPT; mobilenetv2_b4,
                                     // prefetch_timing and swap_vs_recompute on ../shared; three on the traced
                                     // MobileNetV2 log, two on the traced resnet18 log, one on the traced GPT log; the
                                     // four node studies of docs/tiers.md and its platform-file node on the traced
-                                    // MobileNetV2 log
+                                    // MobileNetV2 log; the three data-parallel studies of docs/parallel.md on the
+                                    // synthetic GPT
 }

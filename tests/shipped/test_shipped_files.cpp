@@ -47,8 +47,8 @@ TEST_CASE("shipped: every point of every scenario on the project's own workloads
     // traced_gpt_swap 1 + 2; the node studies (docs/tiers.md): tiers_gpus_share_disk 1 + 4,
     // tiers_host_ram_sweep 1 + 6, tiers_bounce_vs_direct 1 + 2,
     // tiers_lifetime_vs_host_then_disk 1 + 4, tiers_platform_file 1 (no sweep); gpt3_a100 1 (no sweep);
-    // the data-parallel studies (docs/parallel.md): parallel_gpt_buckets 1 + 5, parallel_gpt_links 1 + 4.
-    CHECK(test::check_shipped_points(false) == 25 + 10 + 1 + 4 + 19 + 1 + 3 + 5 + 7 + 3 + 5 + 1 + 1 + 6 + 5);
+    // the data-parallel studies (docs/parallel.md): parallel_gpt_buckets 1 + 5, parallel_gpt_links 1 + 4, parallel_gpt_offload 1.
+    CHECK(test::check_shipped_points(false) == 25 + 10 + 1 + 4 + 19 + 1 + 3 + 5 + 7 + 3 + 5 + 1 + 1 + 6 + 5 + 1);
 }
 
 // examples/mlp is the project's own workload, written by `memsim generate` (never data

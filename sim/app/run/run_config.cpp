@@ -58,10 +58,22 @@ std::optional<DataParallelConfig> resolve_data_parallel(const Scenario& s, const
     c.stage = zero_stage(dp->zero);
     c.bucket_bytes = dp->bucket_bytes;
     c.algorithm = collective_algorithm(dp->algorithm);
+    c.offload_optimizer = dp->offload_optimizer;
+    if (dp->offload_optimizer && !s.platform.host_cpu)
+        fail(
+            "offload 'optimizer' runs the step on the host's CPU: give platform.host.cpu {speed: FLOP/s, memory_bandwidth: "
+            "RATE} (e.g. {speed: 2e12, memory_bandwidth: 100GB/s}; docs/parallel.md)");
     c.label = fmt::format(
-        "{} ranks, zero {}, {}, {} collectives", s.platform.gpus, dp->zero,
+        "{} ranks, zero {}{}, {}, {} collectives", s.platform.gpus, dp->zero,
+        dp->offload_optimizer ? " with the optimizer on the host" : "",
         dp->bucket_bytes ? fmt::format("buckets of {} B", *dp->bucket_bytes) : std::string("one bucket (whole)"), dp->algorithm);
     return c;
+}
+
+std::optional<Workload> rank_workload(const Scenario& s, const Workload& w) {
+    const std::optional<DataParallelSpec>& dp = s.policy.data_parallel;
+    if (!dp) return std::nullopt;
+    return shard_for_rank(w, *zero_stage(dp->zero), s.platform.gpus, dp->bucket_bytes, dp->offload_optimizer).workload;
 }
 
 EngineConfig resolve_engine_config(const Scenario& s, const Workload& w) {

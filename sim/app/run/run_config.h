@@ -21,6 +21,12 @@ std::optional<std::uint64_t> resolved_budget(const Scenario& s, const Workload& 
 // Throws InputError for a policy that does not fit together (validate_policy), and for
 // a budget below the largest operator's working set (sim/app/run/working_set.h) unless the
 // semantics are dtr, whose published runtime answers OOM there.
+// The workload one data-parallel rank runs (policy.data_parallel, docs/parallel.md: its
+// shards of the model state and the step), none without the key. The engine shards the
+// same way, with the same tensor and op ids, so a plan or a memory floor worked out on it
+// is about what each GPU holds.
+std::optional<Workload> rank_workload(const Scenario& s, const Workload& w);
+
 EngineConfig resolve_engine_config(const Scenario& s, const Workload& w);
 
 }  // namespace memsim

@@ -51,15 +51,19 @@ void write_summary(const RunResult& r, const Scenario& s, const std::string& dir
 }  // namespace
 
 PlannerOutput planned_execution(const Workload& w, const Scenario& s, const EngineConfig& config) {
-    if (s.policy.recompute.planner.empty()) return {straight_plan(w), {}};
+    return planned_execution(w, w, s, config);
+}
+
+PlannerOutput planned_execution(const Workload& w, const Workload& per_gpu, const Scenario& s, const EngineConfig& config) {
+    if (s.policy.recompute.planner.empty()) return {straight_plan(per_gpu), {}};
     // The engine's thrash rule, applied while the plan is written: a planner that would
     // recompute beyond max_overhead (else the runaway limit) x the compute stops as thrash.
     const double overhead = config.max_overhead.value_or(kRunawayOverhead);
     PlannerInputs inputs;
     inputs.budget_bytes = *config.budget;
-    inputs.recompute_limit_ms = overhead * w.compute_ms();
+    inputs.recompute_limit_ms = overhead * per_gpu.compute_ms();
     inputs.heuristic_runs = [&s, &w] { return heuristic_runs(s, w); };  // the optimal planner's start
-    return plan_recompute(s.policy.recompute.planner, w, inputs, s.policy.recompute.planner_params);
+    return plan_recompute(s.policy.recompute.planner, per_gpu, inputs, s.policy.recompute.planner_params);
 }
 
 ExecPlan execution_plan(const Workload& w, const Scenario& s, const EngineConfig& config) {
@@ -72,9 +76,12 @@ RunResult run_simulation(const Scenario& s, const Workload& w) {
     // (measuring_runs.h): every simulation starts on a fresh clock.
     MeasuringRuns measuring;
     measuring.start_no_policy_time(s, w);
+    // Plans and the memory floor are about what one GPU holds: a data-parallel rank's share.
+    const std::optional<Workload> rank = rank_workload(s, w);
+    const Workload& per_gpu = rank ? *rank : w;
     RunResult r;
     try {
-        const PlannerOutput planned = planned_execution(w, s, config);
+        const PlannerOutput planned = planned_execution(w, per_gpu, s, config);
         config.no_prefetch_peak = measuring.start_on_demand_peak(w, config, planned.plan);
         r = simulate(w, config, planned.plan);
         for (const auto& [key, value] : planned.details) r.summary.details[key] = value;
@@ -87,7 +94,7 @@ RunResult run_simulation(const Scenario& s, const Workload& w) {
     sm.budget_bytes = config.budget;  // also when a planner stopped before the engine ran
     sm.budget_ratio = config.budget_ratio;
     sm.budget_base_bytes = config.budget_base;
-    sm.warnings = run_warnings(s, w, sm);
+    sm.warnings = run_warnings(s, per_gpu, sm);
     return r;
 }
 

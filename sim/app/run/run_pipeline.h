@@ -21,6 +21,9 @@ ExecPlan execution_plan(const Workload& w, const Scenario& s, const EngineConfig
 // The same with what the planner reports for the summary's details (the optimal planner's
 // bound and gap).
 PlannerOutput planned_execution(const Workload& w, const Scenario& s, const EngineConfig& config);
+// The same, planned on `per_gpu` (a data-parallel rank's share of w: rank_workload) while
+// the runs the optimal planner starts from simulate w, which the engine shards itself.
+PlannerOutput planned_execution(const Workload& w, const Workload& per_gpu, const Scenario& s, const EngineConfig& config);
 
 // The simulation of a loaded workload; a planner that stopped gives a summary saying why.
 RunResult run_simulation(const Scenario& s, const Workload& w);

@@ -223,7 +223,10 @@ TEST_CASE("data parallel: settings memsim cannot simulate yet, and workloads wit
                Catch::Contains("policy.data_parallel.zero: 3: ZeRO-3 is not simulated yet"));
     CHECK_THAT(error_of("{data_parallel: {zero: 5}}", one_gradient()), Catch::Contains("5 is not a ZeRO stage"));
     CHECK_THAT(error_of("{data_parallel: {offload: optimizer}}", one_gradient()),
-               Catch::Contains("policy.data_parallel.offload: 'optimizer': the optimizer on the host is not simulated yet"));
+               Catch::Contains("policy.data_parallel.offload: 'optimizer' needs policy.data_parallel.zero 1 or 2"));
+    CHECK_THAT(
+        error_of("{data_parallel: {zero: 1, offload: optimizer}}", one_gradient()),
+        Catch::Contains("policy.data_parallel: offload 'optimizer' runs the step on the host's CPU: give platform.host.cpu"));
     CHECK_THAT(error_of("{data_parallel: {bucket: 0B}}", one_gradient()), Catch::Contains("policy.data_parallel.bucket: 0 B"));
     CHECK_THAT(error_of("{data_parallel: {algorithm: tree}}", one_gradient()),
                Catch::Contains("policy.data_parallel.algorithm: 'tree' is not one of: ring"));
@@ -256,4 +259,44 @@ TEST_CASE("data parallel: ZeRO-2 reduce-scatters the gradient, frees it and step
     for (const MemorySample& m : r.log.memory)
         if (m.gpu == 0 && m.time_ms <= 0.5) before_reduction = m.live_bytes;
     CHECK(before_reduction == 3000 + 2000);
+}
+
+TEST_CASE("data parallel: with the optimizer offloaded the step runs on the host, its CPU shared by the ranks") {
+    // N = 2, ZeRO-1, no latency; the host's CPU: 1e6 flop/s and 1e6 B/s of memory. p
+    // counts 1000 B / 4 = 250 parameters, 125 a rank: Adam is max(125 x 14 flops, 125 x 30
+    // B) = 3.75 ms alone, 7.5 ms for the two ranks at once. op0 0-1; g's all-reduce 1-3
+    // (the step's op does nothing on the GPU); each rank's 1000 B of g to the host 3-4 (its
+    // own link), Adam 4-11.5, its 500 B of p back 11.5-12, the all-gather of p 12-12.5.
+    const RunResult r = run(adam_step(), "{data_parallel: {zero: 1, offload: optimizer}}",
+                            "gpus: 2, host: {link: {bandwidth: 1000000B/s}, cpu: {speed: 1e6, memory_bandwidth: 1000000B/s}}");
+    REQUIRE(r.summary.status == "ok");
+    CHECK(r.summary.time_ms == Approx(12.5).epsilon(1e-9));
+    CHECK(r.summary.live_peak_bytes == 1000 + 2000);  // p and g: the optimizer state is not on the GPU
+    CHECK(r.summary.node->host_peak_bytes == 2 * 2000);
+    for (int g = 0; g < 2; ++g) {
+        const NodeFigures::Rank& rank = rank_of(r, g);
+        REQUIRE(rank.offload);
+        CHECK(rank.offload->host_step_ms == Approx(7.5).epsilon(1e-9));
+        CHECK(rank.offload->bytes == 1000 + 500);
+        CHECK(rank.offload->optimizer_state_bytes == 2000);
+        CHECK(rank.model_state.optimizer_state == 0);
+        CHECK(rank.exposed_collective_ms == Approx(2.5).epsilon(1e-9));
+        CHECK(rank.collective_bytes == 2000 + 500);  // the all-reduce's 2 x 1000 B, the all-gather's 500 B
+    }
+    const auto first = [&](std::string_view lane) {
+        for (const Activity& a : r.log.activities)
+            if (a.lane == lane && a.gpu == 1) return std::pair{a.start_ms, a.end_ms};
+        return std::pair{-1.0, -1.0};
+    };
+    CHECK(first(lane::kHostOptimizer).first == Approx(4).epsilon(1e-9));
+    CHECK(first(lane::kHostOptimizer).second == Approx(11.5).epsilon(1e-9));
+    CHECK(first(lane::kOffload).second == Approx(4).epsilon(1e-9));
+}
+
+TEST_CASE("data parallel: the offloaded optimizer state that does not fit in host RAM stops the run as host_full") {
+    const RunResult r = run(
+        adam_step(), "{data_parallel: {zero: 1, offload: optimizer}}",
+        "gpus: 2, host: {link: {bandwidth: 1000000B/s}, memory: 3000B, cpu: {speed: 1e6, memory_bandwidth: 1000000B/s}}");
+    CHECK(r.summary.status == "host_full");
+    CHECK_THAT(r.summary.message, Catch::Contains("optimizer state (2000 B, offloaded) does not fit in host RAM"));
 }
