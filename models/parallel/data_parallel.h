@@ -54,6 +54,8 @@ struct ModelStates {
     [[nodiscard]] std::uint64_t total() const { return parameter + gradient + optimizer_state; }
 };
 ModelStates model_states(const Workload& w);
+// A rank's padded partition of `bytes`: ceil(bytes / ranks).
+std::uint64_t shard_bytes(std::uint64_t bytes, int ranks);
 
 // The optimizer step: ops from the first that reads or writes an optimizer-state tensor
 // to the end of the workload; empty (first == size) when the workload has no such op.
@@ -64,7 +66,7 @@ int first_step_op(const Workload& w);
 // full. (P+G+O)Ψ, PΨ+GΨ+OΨ/N, PΨ+(G+O)Ψ/N, (P+G+O)Ψ/N for stages 0 to 3.
 ModelStates rank_model_states(const Workload& w, const ZeroStage& stage, int ranks);
 
-// The workload one rank runs under `stage` (0 to 2) on `ranks` GPUs. Sharding the
+// The workload one rank runs under `stage` (0 to 3) on `ranks` GPUs. Sharding the
 // optimizer state (1, 2) keeps ceil(bytes / ranks) of each optimizer-state tensor and
 // shards the step: its ops cost 1/ranks and its temporaries (outputs that are not model
 // state, scratch) are 1/ranks as big. Sharding gradients (2) adds a shard tensor per
@@ -73,6 +75,10 @@ ModelStates rank_model_states(const Workload& w, const ZeroStage& stage, int ran
 // when its reduce-scatter is issued) that the step reads and writes instead; `full_gradient_of[shard]` names the
 // storage it is the shard of (-1 for every other tensor), and the step no longer releases
 // the full gradients: the engine frees each when its bucket's reduce-scatter ends.
+// Sharding parameters (3) does the same for each parameter storage (its shard a constant
+// from the start, read and updated by the step) and makes the full parameter a buffer
+// that is not resident at the start: the engine allocates it when its gather is issued
+// and frees it after its stretch of use (`gathers`).
 // Tensor and op ids of `w` are kept.
 //
 // With the optimizer offloaded (ZeRO-Offload) the step leaves the GPU: its ops stay, as
@@ -90,10 +96,22 @@ struct OffloadStep {
     std::uint64_t optimizer_state_bytes = 0;  // its optimizer state, in host RAM all along
     double parameters = 0;                    // parameters it updates (Ψ / N)
 };
+// ZeRO-3: the parameters one all-gather brings back for one stretch of use (the ops of
+// the forward, or of the backward, that read them): issued before op `issue_op` (the
+// previous stretch's first op: the next layer's parameters are prefetched while a layer
+// computes), awaited before `first_op`; each storage freed after its own last read of
+// the stretch (`last_ops`, parallel to `storages`).
+struct ParameterGather {
+    std::vector<TensorId> storages;
+    std::vector<int> last_ops;
+    std::uint64_t bytes = 0;
+    int issue_op = 0, first_op = 0;
+};
 struct RankWorkload {
     Workload workload;
     std::vector<TensorId> full_gradient_of;  // empty unless gradients are sharded
     std::optional<OffloadStep> offload;      // offload: optimizer
+    std::vector<ParameterGather> gathers;    // ZeRO-3, by first_op
 };
 // The parameters of the step: the source's count where it has one (the synthetic gpt),
 // else the parameters' bytes at 4 bytes each (fp32, as a traced log's are).

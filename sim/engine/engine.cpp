@@ -221,7 +221,7 @@ NodeFigures node_figures(const HostTier& host, const NodeUsage& usage, const std
     for (std::size_t g = 0; g < gpus.size(); ++g) {
         const Summary& s = gpus[g].summary;
         n.step_time_ms = std::max(n.step_time_ms, s.time_ms);
-        n.gpus.push_back({s.status, s.time_ms, s.stall_ms, io[g].bytes_written, io[g].bytes_read});
+        n.gpus.push_back({s.status, s.time_ms, s.stall_ms, io[g].bytes_written, io[g].bytes_read, std::nullopt});
     }
     n.links = usage.links(n.step_time_ms);
     n.disks = usage.disks(n.step_time_ms);

@@ -73,8 +73,10 @@ void GpuStream::run_step(const PlanStep& step) {
     for (TensorId t : op.arrivals) memory_.allocate(t, i);  // constants declared just before this op
     rules_.on_op_requested(i);
     swap_.before_op(i);
-    if (collectives_)
+    if (collectives_) {
+        for (TensorId t : collectives_->to_gather(i)) gather(t, i);
         for (TensorId t : collectives_->before_op(i)) release(t, i);
+    }
     // Inputs of the running operator are locked (not evictable) while it needs them.
     rules_.lock_inputs(op, i, 0);
     for (TensorId t : op.inputs) tensors_.mark_used(t);
@@ -98,7 +100,8 @@ void GpuStream::run_step(const PlanStep& step) {
     for (TensorId t : op.inputs) rules_.free_if_dead(t, i);
     for (TensorId t : memory_.take_regenerated()) rules_.free_if_dead(t, i);
     if (i == w_.forward_end - 1) log_.forward_end_ms = clock_.now();
-    if (collectives_) collectives_->after_op(i);
+    if (collectives_)
+        for (TensorId t : collectives_->after_op(i)) release(t, i);
     swap_.after_op(i);
 }
 
@@ -252,6 +255,15 @@ void GpuStream::release(TensorId t, int op, bool plan_step) {
     }
     if (st.released) return;  // already gone
     rules_.release(t, op);
+}
+
+// A parameter gathered again (ZeRO-3): allocated for the all-gather to write into, and
+// live again until the end of its next stretch of use.
+void GpuStream::gather(TensorId t, int op) {
+    TensorState& st = tensors_[t];
+    if (st.where == Where::Resident) return;
+    st.released = false;
+    memory_.allocate(t, op);
 }
 
 void GpuStream::finish_iteration() {

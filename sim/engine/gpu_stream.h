@@ -54,6 +54,7 @@ private:
                   TensorId for_tensor = -1);
     void check_overhead(int for_op) const;
     void release(TensorId t, int op, bool plan_step = false);
+    void gather(TensorId t, int op);
     // The thrash limit compares against this after every recomputation: summed once.
     [[nodiscard]] double compute_ms_scaled() const { return compute_ms_scaled_; }
     void finish_iteration();

@@ -20,11 +20,6 @@ std::optional<DataParallelSpec> parse_data_parallel(const YAML::Node& n, const P
         s.zero = p.scalar<int>(n["zero"], "policy.data_parallel.zero", "a whole number");
         if (!zero_stage(s.zero))
             p.fail("policy.data_parallel.zero", fmt::format("{} is not a ZeRO stage (0, 1, 2 or 3)", s.zero));
-        // Stage 3 changes when parameters exist (gathered before each use, freed after),
-        // which memsim does not simulate yet: it says so rather than answer wrongly.
-        if (s.zero == 3)
-            p.fail("policy.data_parallel.zero",
-                   "3: ZeRO-3 is not simulated yet (docs/parallel.md, \"Not modelled yet\"); 0 (DDP), 1 and 2 are");
     }
     if (const YAML::Node b = n["bucket"]) {
         if (b.IsScalar() && b.as<std::string>() == "whole") s.bucket_bytes.reset();
@@ -41,7 +36,7 @@ std::optional<DataParallelSpec> parse_data_parallel(const YAML::Node& n, const P
             // optimizer state is sharded (DeepSpeed's offload_optimizer needs stage 1 or more).
             if (s.zero < 1)
                 p.fail("policy.data_parallel.offload",
-                       "'optimizer' needs policy.data_parallel.zero 1 or 2 (ZeRO-Offload "
+                       "'optimizer' needs policy.data_parallel.zero 1, 2 or 3 (ZeRO-Offload "
                        "moves each rank's partition of the optimizer state to the host)");
             s.offload_optimizer = true;
         } else if (offload != "none")

@@ -49,6 +49,16 @@ std::optional<DataParallelConfig> resolve_data_parallel(const Scenario& s, const
             fmt::format("with platform.file ({}) is not simulated yet: describe the node with platform.host.link, "
                         "platform.gpus_per_switch and platform.nvlink (docs/parallel.md)",
                         s.platform.simgrid_file));
+    // ZeRO-3's gathered parameters come and go with their collectives; an eviction, a
+    // swap or a recomputation of one is not modelled, so the memory policies wait.
+    const PolicySpec& policy = s.policy;
+    const bool moves = find_row(swap_modes(), policy.swap.mode)->flags.moves_tensors;
+    const bool recomputes = !policy.recompute.heuristic.empty() || !policy.recompute.planner.empty() || policy.hybrid;
+    const bool simulated = find_row(semantics_table(), policy.semantics)->make().rules == EngineRules::Simulated;
+    if (dp->zero == 3 && (moves || recomputes || !simulated))
+        fail(
+            "zero 3 runs without memory policies for now (no swapping, no recomputation, simulated semantics): "
+            "docs/parallel.md, \"Not modelled yet\"");
     if (model_states(w).gradient == 0)
         fail(
             fmt::format("the workload {} has no tensor whose role is gradient, so there is nothing to exchange (roles: "
