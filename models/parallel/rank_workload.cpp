@@ -155,7 +155,6 @@ void shard_parameters(RankWorkload& r, int ranks, int step) {
 
 }  // namespace
 
-
 namespace {
 
 // ZeRO-Offload: the step's ops do nothing on the GPU and the optimizer state is not there.
@@ -224,6 +223,5 @@ RankWorkload shard_for_rank(const Workload& w, const ZeroStage& stage, int ranks
     if (offload_optimizer) offload_step(r, w, stage, ranks, step);
     return r;
 }
-
 
 }  // namespace memsim
