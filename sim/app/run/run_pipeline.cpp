@@ -110,7 +110,9 @@ ScenarioRun run_scenario(Scenario s, const Workload& w, const std::string& out_d
     ScenarioRun run{run_simulation(s, w), folder.dir(), {}, {}};
     run.settings = run_header(s, w, run.result.summary).settings;
     // The summary last: a run whose other outputs failed leaves no summary to call it ok.
-    run.outputs = write_run_outputs(run.result.log, run.result.summary, w, s, run.dir);
+    // The log's tensors are those a rank ran: its sizes and roles draw the memory by role.
+    const std::optional<Workload> rank = rank_workload(s, w);
+    run.outputs = write_run_outputs(run.result.log, run.result.summary, rank ? *rank : w, s, run.dir);
     write_summary(run.result, s, run.dir);
     folder.complete();
     return run;
