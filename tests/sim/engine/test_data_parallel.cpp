@@ -159,19 +159,29 @@ namespace {
 
 // op0 makes g (2000 B, 1 ms); op1, Adam, reads g, the parameter p (1000 B) and the state
 // s (4000 B) for 2 ms, and releases g.
+// A constant of `bytes` with `role`, read by `readers` (the builder makes produced tensors only).
+void add_constant(Workload& w, std::uint64_t bytes, TensorRole role, const std::vector<int>& readers) {
+    Tensor t;
+    t.name = "c" + std::to_string(w.tensors.size());
+    t.bytes = bytes;
+    t.constant = true;
+    t.role = role;
+    w.tensors.push_back(t);
+    for (int op : readers) w.ops[static_cast<std::size_t>(op)].inputs.push_back(static_cast<TensorId>(w.tensors.size()) - 1);
+}
+
+void check_model_state(const NodeFigures::Rank& rank, std::uint64_t parameter, std::uint64_t gradient,
+                       std::uint64_t optimizer_state) {
+    CHECK(rank.model_state.parameter == parameter);
+    CHECK(rank.model_state.gradient == gradient);
+    CHECK(rank.model_state.optimizer_state == optimizer_state);
+}
+
 Workload adam_step() {
     Workload w = with_roles(test::WorkloadBuilder().op(1, 2000, {}, {}).op(2, 10, {0}, {0}).build(0),
                             {{0, TensorRole::gradient}});
-    for (const auto& [bytes, role] :
-         {std::pair{1000ull, TensorRole::parameter}, std::pair{4000ull, TensorRole::optimizer_state}}) {
-        Tensor t;
-        t.name = role_name(role);
-        t.bytes = bytes;
-        t.constant = true;
-        t.role = role;
-        w.tensors.push_back(t);
-        w.ops[1].inputs.push_back(static_cast<TensorId>(w.tensors.size()) - 1);
-    }
+    add_constant(w, 1000, TensorRole::parameter, {1});
+    add_constant(w, 4000, TensorRole::optimizer_state, {1});
     return w;
 }
 
@@ -186,9 +196,7 @@ TEST_CASE("data parallel: ZeRO-1 shards the optimizer state and the step, then a
     const RunResult zero1 = run(w, "{data_parallel: {zero: 1}}", node);
     CHECK(zero1.summary.time_ms == Approx(4.5).epsilon(1e-9));
     const NodeFigures::Rank& r1 = rank_of(zero1, 1);
-    CHECK(r1.model_state.parameter == 1000);
-    CHECK(r1.model_state.gradient == 2000);
-    CHECK(r1.model_state.optimizer_state == 2000);
+    check_model_state(r1, 1000, 2000, 2000);
     CHECK(r1.collective_bytes == 2000 / 2 * 2 + 500);
     CHECK(r1.collective_ms == Approx(2.5).epsilon(1e-9));
     CHECK(r1.exposed_collective_ms == Approx(2.5).epsilon(1e-9));    // before the step and at the end
@@ -245,9 +253,7 @@ TEST_CASE("data parallel: ZeRO-2 reduce-scatters the gradient, frees it and step
     CHECK(r.summary.time_ms == Approx(3.5).epsilon(1e-9));
     CHECK(r.summary.live_peak_bytes == 6000);
     const NodeFigures::Rank& rank = rank_of(r, 0);
-    CHECK(rank.model_state.parameter == 1000);
-    CHECK(rank.model_state.gradient == 1000);
-    CHECK(rank.model_state.optimizer_state == 2000);
+    check_model_state(rank, 1000, 1000, 2000);
     CHECK(rank.collective_bytes == 1000 + 500);  // (N-1)/N of 2000 B, then of 1000 B
     CHECK(rank.exposed_collective_ms == Approx(1.5).epsilon(1e-9));
     // While the step runs only the constants and the step's output are live.
@@ -321,26 +327,15 @@ TEST_CASE("data parallel: ZeRO-3 gathers each layer's parameters ahead of use an
             .op(2, 10, {2, 3}, {2, 3})
             .build(2),
         {{0, TensorRole::activation}, {1, TensorRole::activation}, {2, TensorRole::gradient}, {3, TensorRole::gradient}});
-    const auto constant = [&](std::uint64_t bytes, TensorRole role, std::vector<int> readers) {
-        Tensor t;
-        t.name = "c" + std::to_string(w.tensors.size());
-        t.bytes = bytes;
-        t.constant = true;
-        t.role = role;
-        w.tensors.push_back(t);
-        for (int op : readers) w.ops[static_cast<std::size_t>(op)].inputs.push_back(static_cast<TensorId>(w.tensors.size()) - 1);
-    };
-    constant(1000, TensorRole::parameter, {0, 3, 4});  // p
-    constant(2000, TensorRole::parameter, {1, 2, 4});  // q
-    constant(4000, TensorRole::optimizer_state, {4});  // s
+    add_constant(w, 1000, TensorRole::parameter, {0, 3, 4});  // p
+    add_constant(w, 2000, TensorRole::parameter, {1, 2, 4});  // q
+    add_constant(w, 4000, TensorRole::optimizer_state, {4});  // s
     const RunResult r = run(w, "{data_parallel: {zero: 3, bucket: whole}}", "gpus: 2, host: {link: {bandwidth: 1000000B/s}}");
     REQUIRE(r.summary.status == "ok");
     CHECK(r.summary.time_ms == Approx(7).epsilon(1e-9));
     CHECK(r.summary.live_peak_bytes == 8700);
     const NodeFigures::Rank& rank = rank_of(r, 1);
-    CHECK(rank.model_state.parameter == 1500);
-    CHECK(rank.model_state.gradient == 1500);
-    CHECK(rank.model_state.optimizer_state == 2000);
+    check_model_state(rank, 1500, 1500, 2000);
     CHECK(rank.collective_bytes == 500 + 1000 + 500 + 1500);
     CHECK(rank.exposed_collective_ms == Approx(0.5 + 1.5).epsilon(1e-9));
     std::vector<std::pair<double, double>> collectives;
