@@ -86,6 +86,9 @@ struct PlatformSpec {
     // With a file: GPU i's route to the host as a tier (write: GPU -> host, read: host
     // -> GPU), the route's smallest link bandwidth and its summed latency.
     std::vector<DiskSpec> file_routes;
+    // With a file: the first pair of GPUs it gives no route ("element 'route src=...':
+    // missing: ..."), empty when every GPU reaches every other (data-parallel ranks need it).
+    std::string file_unrouted_gpu_pair;
     std::optional<std::uint64_t> memory_budget;
     // platform.memory.budget_ratio: the budget as a fraction of the workload's live-bytes
     // (os) peak whatever the allocator (docs/budgets.md), resolved into bytes once the

@@ -96,8 +96,16 @@ public:
         sg::Actor::create("disk_io", gpu, [this] { disk_.serve(); });
     }
 
-    // Ties this rank's clock and log to the node's collectives (before start()).
-    void attach(Collectives& node) { node.attach(gpu_index_, clock_, log_); }
+    // Ties this rank's clock and log to the node's collectives (before start()), and
+    // marks the buffers its collectives need (docs/parallel.md, "Transient buffers").
+    void attach(Collectives& node, const RankWorkload& rank) {
+        node.attach(gpu_index_, clock_, log_);
+        for (const ParameterGather& g : rank.gathers)
+            for (TensorId t : g.storages) memory_.mark_transient(t, TransientKind::gathered_parameter);
+        for (TensorId full : rank.full_gradient_of)
+            if (full >= 0) memory_.mark_transient(full, TransientKind::unreduced_gradient);
+    }
+    [[nodiscard]] const TransientPeaks& transient_peaks() const { return memory_.transient_peaks(); }
     [[nodiscard]] double exposed_collective_ms() const { return rank_ ? rank_->exposed_ms() : 0.0; }
     [[nodiscard]] const HostOptimizer* host_optimizer() const { return offload_.get(); }
 
@@ -275,7 +283,7 @@ RunResult simulate(const Workload& given, const EngineConfig& config, const Exec
                                                    sharded && sharded->offload ? &*sharded->offload : nullptr));
     host.start();
     for (auto& engine : engines) {
-        if (collectives) engine->attach(*collectives);
+        if (collectives) engine->attach(*collectives, *sharded);
         engine->start();
     }
     if (collectives) collectives->start();
@@ -298,7 +306,13 @@ RunResult simulate(const Workload& given, const EngineConfig& config, const Exec
         for (int g = 0; g < ranks; ++g) {
             const Collectives::RankCounts& c = collectives->counts(g);
             const Engine& e = *engines[static_cast<std::size_t>(g)];
-            NodeFigures::Rank rank{states, c.bytes_sent, c.collective_ms, e.exposed_collective_ms(), std::nullopt};
+            const TransientPeaks& transient = e.transient_peaks();
+            NodeFigures::Rank rank{states,
+                                   c.bytes_sent,
+                                   c.collective_ms,
+                                   e.exposed_collective_ms(),
+                                   {transient.gathered_parameters, transient.unreduced_gradients, transient.together},
+                                   std::nullopt};
             if (const HostOptimizer* o = e.host_optimizer()) {
                 rank.offload = NodeFigures::Offload{o->moved_bytes(), o->step_ms(), rank.model_state.optimizer_state};
                 rank.model_state.optimizer_state = 0;  // on the host, not the GPU

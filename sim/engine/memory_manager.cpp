@@ -45,6 +45,7 @@ void MemoryManager::allocate(TensorId t, int op) {
         live_peak_ = live_bytes_;
         peak_by_role_ = live_by_role_;
     }
+    if (!transient_.empty()) count_transient(t, true);
     TensorState& st = tensors_[t];
     st.where = Where::Resident;
     tensors_.stamp_evictable(t);
@@ -70,8 +71,25 @@ void MemoryManager::free_memory(TensorId t, int op) {
     log_.resident(clock_.now(), t, false);
     live_bytes_ -= bytes;
     live_by_role_[static_cast<std::size_t>(w_.tensors[t].role)] -= bytes;
+    if (!transient_.empty()) count_transient(t, false);
     st.where = Where::Absent;
     sample();
+}
+
+void MemoryManager::mark_transient(TensorId t, TransientKind kind) {
+    if (transient_.empty()) transient_.assign(w_.tensors.size(), TransientKind::none);
+    transient_[static_cast<std::size_t>(t)] = kind;
+}
+
+void MemoryManager::count_transient(TensorId t, bool allocated) {
+    const TransientKind kind = transient_[static_cast<std::size_t>(t)];
+    if (kind == TransientKind::none) return;
+    std::uint64_t& live = transient_live_[kind == TransientKind::gathered_parameter ? 0 : 1];
+    const std::uint64_t bytes = w_.tensors[t].bytes;
+    live = allocated ? live + bytes : live - bytes;
+    transient_peaks_.gathered_parameters = std::max(transient_peaks_.gathered_parameters, transient_live_[0]);
+    transient_peaks_.unreduced_gradients = std::max(transient_peaks_.unreduced_gradients, transient_live_[1]);
+    transient_peaks_.together = std::max(transient_peaks_.together, transient_live_[0] + transient_live_[1]);
 }
 
 bool MemoryManager::evictable(TensorId t) const {

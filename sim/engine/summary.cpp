@@ -46,6 +46,9 @@ std::string node_table(const NodeFigures& n) {
                 "collectives {} B sent, {:.3f} ms, exposed {:.3f} ms\n",
                 r->model_state.total(), r->model_state.parameter, r->model_state.gradient, r->model_state.optimizer_state,
                 r->collective_bytes, r->collective_ms, r->exposed_collective_ms);
+        if (const std::optional<NodeFigures::Rank>& r = n.gpus[g].rank)
+            out += fmt::format("           transient peak {} B (gathered parameters {} B, unreduced gradients {} B)\n",
+                               r->transient.peak, r->transient.gathered_parameters, r->transient.unreduced_gradients);
         if (const std::optional<NodeFigures::Rank>& r = n.gpus[g].rank; r && r->offload)
             out += fmt::format(
                 "           offload: optimizer state {} B in host RAM, {} B to the host and back, Adam on the "
@@ -140,6 +143,9 @@ nlohmann::json to_json(const Summary& s) {
                 gpu["collective_bytes"] = r->collective_bytes;
                 gpu["collective_ms"] = r->collective_ms;
                 gpu["exposed_collective_ms"] = r->exposed_collective_ms;
+                gpu["transient_bytes"] = {{"gathered_parameters", r->transient.gathered_parameters},
+                                          {"unreduced_gradients", r->transient.unreduced_gradients},
+                                          {"peak", r->transient.peak}};
                 if (r->offload) {
                     gpu["offload_bytes"] = r->offload->bytes;
                     gpu["host_step_ms"] = r->offload->host_step_ms;

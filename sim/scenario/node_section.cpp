@@ -46,6 +46,7 @@ void parse_platform_file(const YAML::Node& n, const Parser& p, PlatformSpec& s) 
     s.disks = xml.disks;
     s.disk = s.disks.front();
     s.file_routes = xml.routes;
+    s.file_unrouted_gpu_pair = xml.unrouted_gpu_pair;
     s.simgrid_xml = xml.simgrid_text;
 }
 

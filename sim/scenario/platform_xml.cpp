@@ -334,6 +334,16 @@ PlatformXml read_platform_xml(const std::string& file) {
         const LinkSpec down = route_numbers(zone, platform_xml::find_route(zone, "host", gpu, missing("host", gpu)));
         out.routes.push_back({down.bytes_per_s, up.bytes_per_s, down.latency_ms, up.latency_ms});
     }
+    // GPU to GPU: needed only by data-parallel ranks, so a gap is noted, not refused here
+    // (SimGrid 3.32 aborts on a missing route: nothing may ask it for one).
+    for (int from = 0; from < out.gpus && out.unrouted_gpu_pair.empty(); ++from)
+        for (int to = 0; to < out.gpus && out.unrouted_gpu_pair.empty(); ++to) {
+            if (from == to) continue;
+            const std::string src = fmt::format("gpu{}", from), dst = fmt::format("gpu{}", to);
+            platform_xml::find_route(zone, src, dst, [&](const std::string& what) {
+                out.unrouted_gpu_pair = fmt::format("element 'route src=\"{}\" dst=\"{}\"': {}", src, dst, what);
+            });
+        }
     return out;
 }
 

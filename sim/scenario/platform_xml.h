@@ -3,7 +3,8 @@
 // SimGrid 3.32 aborts the process on many errors (a missing route among them) instead
 // of throwing. The reader finds the node by its naming convention (hosts gpu0..gpuN-1,
 // a host "host" holding the disks disk0..diskK-1), checks that every GPU has a route to
-// "host" and back (declared for the pair: routes are not chained), and reads the numbers the transfer predictions need: each route's
+// "host" and back (declared for the pair: routes are not chained), notes the first pair
+// of GPUs left unrouted (data-parallel ranks need every pair), and reads the numbers the transfer predictions need: each route's
 // bottleneck bandwidth and summed latency, each disk's rates. Values are parsed with
 // SimGrid's own unit parser (xbt/parse_units.hpp), so they are the numbers SimGrid
 // simulates; the engine checks its routes against them once loaded (sim/engine/platform.cpp).
@@ -22,6 +23,10 @@ struct PlatformXml {
     // route's smallest link bandwidth and the sum of its link latencies.
     std::vector<DiskSpec> routes;
     std::vector<DiskSpec> disks;  // disk0 .. diskK-1 on "host" (latencies: their props)
+    // The first ordered pair of GPUs the file does not route (data-parallel ranks send to
+    // each other: docs/parallel.md), as "element 'route ...': missing: ..."; empty when
+    // every GPU reaches every other.
+    std::string unrouted_gpu_pair;
     // The checked file as SimGrid is given it (platform_xml_allow.h): SimGrid never opens the path.
     std::string simgrid_text;
 };

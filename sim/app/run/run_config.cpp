@@ -44,11 +44,12 @@ std::optional<DataParallelConfig> resolve_data_parallel(const Scenario& s, const
         throw InputError(
             fmt::format("{}: policy.data_parallel: {}", key_origin(s.file, s.overrides, "policy.data_parallel"), what));
     };
-    if (!s.platform.simgrid_file.empty())
-        fail(
-            fmt::format("with platform.file ({}) is not simulated yet: describe the node with platform.host.link, "
-                        "platform.gpus_per_switch and platform.nvlink (docs/parallel.md)",
-                        s.platform.simgrid_file));
+    // A platform file routes GPU to GPU itself; the collectives need every pair.
+    if (!s.platform.file_unrouted_gpu_pair.empty() && s.platform.gpus > 1)
+        throw InputError(
+            fmt::format("{}: {}: policy.data_parallel's collectives send from every GPU to every other "
+                        "(docs/parallel.md, \"A platform file\")",
+                        s.platform.simgrid_file, s.platform.file_unrouted_gpu_pair));
     // ZeRO-3's gathered parameters come and go with their collectives; an eviction, a
     // swap or a recomputation of one is not modelled, so the memory policies wait.
     const PolicySpec& policy = s.policy;

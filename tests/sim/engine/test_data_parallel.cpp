@@ -205,6 +205,11 @@ TEST_CASE("data parallel: ZeRO-1 shards the optimizer state and the step, then a
     CHECK(ddp.summary.time_ms == Approx(5).epsilon(1e-9));
     CHECK(rank_of(ddp, 0).model_state.optimizer_state == 4000);
     CHECK(ddp.summary.live_peak_bytes == 1000 + 2000 + 4000 + 10);
+    // The full gradients are model state under DDP and ZeRO-1, and buckets are views of them.
+    for (const RunResult* result : {&zero1, &ddp}) {
+        const NodeFigures::Transient& t = rank_of(*result, 0).transient;
+        CHECK(t.gathered_parameters + t.unreduced_gradients + t.peak == 0);
+    }
 }
 
 TEST_CASE("data parallel: on one GPU the step is the single GPU's, with no collective time") {
@@ -255,6 +260,10 @@ TEST_CASE("data parallel: ZeRO-2 reduce-scatters the gradient, frees it and step
     const NodeFigures::Rank& rank = rank_of(r, 0);
     check_model_state(rank, 1000, 1000, 2000);
     CHECK(rank.collective_bytes == 1000 + 500);  // (N-1)/N of 2000 B, then of 1000 B
+    // The full g (2000 B), 0-2, is the only transient buffer.
+    CHECK(rank.transient.unreduced_gradients == 2000);
+    CHECK(rank.transient.gathered_parameters == 0);
+    CHECK(rank.transient.peak == 2000);
     CHECK(rank.exposed_collective_ms == Approx(1.5).epsilon(1e-9));
     // While the step runs only the constants and the step's output are live.
     std::uint64_t during_step = 0;
@@ -338,6 +347,12 @@ TEST_CASE("data parallel: ZeRO-3 gathers each layer's parameters ahead of use an
     check_model_state(rank, 1500, 1500, 2000);
     CHECK(rank.collective_bytes == 500 + 1000 + 500 + 1500);
     CHECK(rank.exposed_collective_ms == Approx(0.5 + 1.5).epsilon(1e-9));
+    // Gathered in full: p and q from 0 (p to 1.5, q to 3.5), p again 2.5-4.5: 3000 B at
+    // most. Full gradients: gq from 2.5, gp from 3.5, both to 6: 3000 B. Together: p, q
+    // and gq under op2 (5000 B); under op3 p, gq and gp (4000 B).
+    CHECK(rank.transient.gathered_parameters == 3000);
+    CHECK(rank.transient.unreduced_gradients == 3000);
+    CHECK(rank.transient.peak == 5000);
     std::vector<std::pair<double, double>> collectives;
     for (const Activity& a : r.log.activities)
         if (a.lane == lane::kCollective && a.gpu == 0) collectives.emplace_back(a.start_ms, a.end_ms);
