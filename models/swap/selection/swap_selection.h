@@ -36,6 +36,9 @@ struct SwapSelectionFlags {
     std::string_view victim_rule;
     // Run-time evictions still go to disk when a recompute heuristic picks them.
     bool spills_heuristic_victims = false;
+    // It may move parameters or gradients, which ZeRO-3 gathers, frees and reduce-scatters
+    // itself (docs/parallel.md): refused with policy.data_parallel.zero 3.
+    bool may_move_parameters = false;
 };
 
 class SwapSelection {

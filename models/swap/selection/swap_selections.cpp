@@ -16,6 +16,7 @@ std::unique_ptr<SwapSelection> make_optimizer_state_selection(const PolicyParams
 std::unique_ptr<SwapSelection> make_roles_selection(const PolicyParams&);
 
 std::span<const SwapSelectionRow> swap_selections() {
+    // clang-format off
     static const std::array selections{
         SwapSelectionRow{"feature_maps", "every feature map, out after its last forward use, in for its first backward use",
                          make_feature_maps_selection},
@@ -27,15 +28,17 @@ std::span<const SwapSelectionRow> swap_selections() {
         SwapSelectionRow{"hideable", "feature maps whose I/O the disk can hide, most memory per ms of exposed I/O first",
                          make_hideable_selection, {}, {.victim_rule = "budget"}},
         SwapSelectionRow{"parameters", "every parameter, out over its longest idle gap (forward to backward, or backward to step)",
-                         make_parameters_selection},
+                         make_parameters_selection, {}, {.may_move_parameters = true}},
         SwapSelectionRow{"optimizer_state", "every optimizer state tensor, out from the step's start until the optimizer step reads it",
                          make_optimizer_state_selection},
         SwapSelectionRow{"roles", "every tensor whose role is listed (e.g. roles: optimizer_state, parameter), out over its longest idle gap",
                          make_roles_selection,
                          {text_param("roles", "the roles swapped, separated by commas: parameter, gradient, optimizer_state, "
                                               "activation, input, other")
-                              .or_default_text("optimizer_state, parameter")}},
+                              .or_default_text("optimizer_state, parameter")},
+                         {.may_move_parameters = true}},
     };
+    // clang-format on
     return selections;
 }
 

@@ -50,16 +50,26 @@ std::optional<DataParallelConfig> resolve_data_parallel(const Scenario& s, const
             fmt::format("{}: {}: policy.data_parallel's collectives send from every GPU to every other "
                         "(docs/parallel.md, \"A platform file\")",
                         s.platform.simgrid_file, s.platform.file_unrouted_gpu_pair));
-    // ZeRO-3's gathered parameters come and go with their collectives; an eviction, a
-    // swap or a recomputation of one is not modelled, so the memory policies wait.
+    // ZeRO-3's gathered parameters come and go with their collectives: a recomputed op
+    // would read its layer's parameters, which ZeRO-3 gathers again (not modelled), and a
+    // swap may move activations and optimizer state, not what the collectives own.
     const PolicySpec& policy = s.policy;
     const bool moves = find_row(swap_modes(), policy.swap.mode)->flags.moves_tensors;
     const bool recomputes = !policy.recompute.heuristic.empty() || !policy.recompute.planner.empty() || policy.hybrid;
     const bool simulated = find_row(semantics_table(), policy.semantics)->make().rules == EngineRules::Simulated;
-    if (dp->zero == 3 && (moves || recomputes || !simulated))
+    if (dp->zero == 3 && (recomputes || !simulated))
         fail(
-            "zero 3 runs without memory policies for now (no swapping, no recomputation, simulated semantics): "
-            "docs/parallel.md, \"Not modelled yet\"");
+            "zero 3 runs without recomputation and with the simulated semantics for now (a recomputed op reads its layer's "
+            "parameters, which ZeRO-3 would gather again): docs/parallel.md, \"Not modelled yet\"");
+    if (dp->zero == 3 && moves && find_row(swap_selections(), policy.swap.select)->flags.may_move_parameters) {
+        std::vector<std::string_view> others;
+        for (const SwapSelectionRow& row : swap_selections())
+            if (!row.flags.may_move_parameters) others.push_back(row.name);
+        fail(
+            fmt::format("zero 3 gathers, frees and reduce-scatters the parameters and gradients itself, and "
+                        "policy.swap.select '{}' may move them: choose one of {} (docs/parallel.md)",
+                        policy.swap.select, fmt::join(others, ", ")));
+    }
     if (model_states(w).gradient == 0)
         fail(
             fmt::format("the workload {} has no tensor whose role is gradient, so there is nothing to exchange (roles: "
@@ -101,7 +111,12 @@ EngineConfig resolve_engine_config(const Scenario& s, const Workload& w) {
     c.semantics = find_row(semantics_table(), policy.semantics)->make();
     // The published DTR runtime reports such a budget as out of memory (its h_DTR table
     // has OOM cells there): dtr semantics keep that answer (docs/budgets.md).
-    if (c.budget && !c.semantics.runs_below_working_set) check_budget_fits_every_op(s, w, *c.budget);
+    c.data_parallel = resolve_data_parallel(s, w);
+    // A data-parallel rank runs its share: the step's ops read shards, not whole tensors.
+    if (c.budget && !c.semantics.runs_below_working_set) {
+        const std::optional<Workload> rank = c.data_parallel ? rank_workload(s, w) : std::nullopt;
+        check_budget_fits_every_op(s, rank ? *rank : w, *c.budget);
+    }
     c.hybrid = policy.hybrid;
     c.max_overhead = policy.recompute.max_overhead;
     // Each factory builds its row's policy with the parameters the scenario gave it.
@@ -123,7 +138,6 @@ EngineConfig resolve_engine_config(const Scenario& s, const Workload& w) {
         return placement->make(params);
     };
     c.swap_path = find_row(swap_paths(), policy.swap.path)->flags;
-    c.data_parallel = resolve_data_parallel(s, w);
     if (!policy.recompute.heuristic.empty())
         c.make_heuristic = [name = policy.recompute.heuristic, given = policy.recompute.heuristic_params] {
             return make_eviction_heuristic(name, given);

@@ -3,6 +3,8 @@
 // two links (the sender's up, the receiver's down), so its latency is twice a link's.
 #include <catch2/catch.hpp>
 
+#include <fmt/format.h>
+
 #include "sim/scenario/scenario.h"
 #include "sim/app/run/simulation.h"
 #include "log_support.h"
@@ -232,8 +234,11 @@ TEST_CASE("data parallel: settings memsim cannot simulate yet, and workloads wit
         }
         return std::string("no error");
     };
-    CHECK_THAT(error_of("{data_parallel: {zero: 3}, swap: {mode: async, placement: host}}", one_gradient()),
-               Catch::Contains("policy.data_parallel: zero 3 runs without memory policies for now"));
+    CHECK_THAT(error_of("{data_parallel: {zero: 3}, semantics: dtr}", one_gradient()),
+               Catch::Contains("policy.data_parallel: zero 3 runs without recomputation and with the simulated semantics"));
+    CHECK_THAT(error_of("{data_parallel: {zero: 3}, swap: {mode: async, select: parameters, placement: host}}", one_gradient()),
+               Catch::Contains("policy.swap.select 'parameters' may move them: choose one of feature_maps, budget, "
+                               "fixed_buffer, hideable, optimizer_state"));
     CHECK_THAT(error_of("{data_parallel: {zero: 5}}", one_gradient()), Catch::Contains("5 is not a ZeRO stage"));
     CHECK_THAT(error_of("{data_parallel: {offload: optimizer}}", one_gradient()),
                Catch::Contains("policy.data_parallel.offload: 'optimizer' needs policy.data_parallel.zero 1, 2 or 3"));
@@ -316,17 +321,11 @@ TEST_CASE("data parallel: the offloaded optimizer state that does not fit in hos
     CHECK_THAT(r.summary.message, Catch::Contains("optimizer state (2000 B, offloaded) does not fit in host RAM"));
 }
 
-TEST_CASE("data parallel: ZeRO-3 gathers each layer's parameters ahead of use and frees them after") {
-    // N = 2, no latency, 1000 B/ms. Forward: op0 reads p (1000 B) and makes a (100 B), op1
-    // reads q (2000 B) and a, makes b (100 B); backward: op2 reads q and b, makes gq (2000 B),
-    // op3 reads p and a, makes gp (1000 B); op4, Adam, reads both gradients, p, q and s
-    // (4000 B), 2 ms. Each rank holds half of p, q and s (3500 B) from the start.
-    // Gathers (one step of S/2 each): p and q issued before op0 (q prefetched), p again
-    // before op2 (prefetched under op2 for op3); q's backward gather would be issued under
-    // op1, which still holds q: q stays from op1 to op2. p's gather 0-0.5, op0 0.5-1.5 (p
-    // freed), q's gather 0.5-1.5, op1 1.5-2.5, p's second gather 2.5-3, op2 2.5-3.5 (q
-    // freed), op3 3.5-4.5 (p freed), the reduce-scatter of 3000 B 4.5-6, the step on the
-    // shards 6-7 (half of 2 ms). Peak under op2: 3500 + q + p + a + b + gq = 8700 B.
+namespace {
+
+// Two layers (test case below): op0 reads p, makes a; op1 reads q and a, makes b; op2 reads
+// q and b, makes gq; op3 reads p and a, makes gp; op4 (Adam) reads gq, gp, p, q and s.
+Workload zero3_step() {
     Workload w = with_roles(
         test::WorkloadBuilder()
             .op(1, 100, {}, {})
@@ -339,7 +338,24 @@ TEST_CASE("data parallel: ZeRO-3 gathers each layer's parameters ahead of use an
     add_constant(w, 1000, TensorRole::parameter, {0, 3, 4});  // p
     add_constant(w, 2000, TensorRole::parameter, {1, 2, 4});  // q
     add_constant(w, 4000, TensorRole::optimizer_state, {4});  // s
-    const RunResult r = run(w, "{data_parallel: {zero: 3, bucket: whole}}", "gpus: 2, host: {link: {bandwidth: 1000000B/s}}");
+    return w;
+}
+
+}  // namespace
+
+TEST_CASE("data parallel: ZeRO-3 gathers each layer's parameters ahead of use and frees them after") {
+    // N = 2, no latency, 1000 B/ms. Forward: op0 reads p (1000 B) and makes a (100 B), op1
+    // reads q (2000 B) and a, makes b (100 B); backward: op2 reads q and b, makes gq (2000 B),
+    // op3 reads p and a, makes gp (1000 B); op4, Adam, reads both gradients, p, q and s
+    // (4000 B), 2 ms. Each rank holds half of p, q and s (3500 B) from the start.
+    // Gathers (one step of S/2 each): p and q issued before op0 (q prefetched), p again
+    // before op2 (prefetched under op2 for op3); q's backward gather would be issued under
+    // op1, which still holds q: q stays from op1 to op2. p's gather 0-0.5, op0 0.5-1.5 (p
+    // freed), q's gather 0.5-1.5, op1 1.5-2.5, p's second gather 2.5-3, op2 2.5-3.5 (q
+    // freed), op3 3.5-4.5 (p freed), the reduce-scatter of 3000 B 4.5-6, the step on the
+    // shards 6-7 (half of 2 ms). Peak under op2: 3500 + q + p + a + b + gq = 8700 B.
+    const RunResult r = run(zero3_step(), "{data_parallel: {zero: 3, bucket: whole}}",
+                            "gpus: 2, host: {link: {bandwidth: 1000000B/s}}");
     REQUIRE(r.summary.status == "ok");
     CHECK(r.summary.time_ms == Approx(7).epsilon(1e-9));
     CHECK(r.summary.live_peak_bytes == 8700);
@@ -362,4 +378,33 @@ TEST_CASE("data parallel: ZeRO-3 gathers each layer's parameters ahead of use an
         CHECK(collectives[i].first == Approx(expected[i].first).margin(1e-9));
         CHECK(collectives[i].second == Approx(expected[i].second).margin(1e-9));
     }
+}
+
+TEST_CASE("data parallel: ZeRO-3 with an activation swapped to host RAM under a budget, the collectives on NVLink") {
+    // The step above at 8650 B a GPU, its collectives on NVLink (1000 B/ms, no latency:
+    // the same gathers), a swapped to host RAM over PCIe (1000 B/ms), read on demand
+    // (lead_ops 0). a is written after its last forward use, 2.5-2.6; op2's gathered p
+    // (2.5) fits (6700 B) but gq (2000 B) would make 8700: op2 waits for a's write and
+    // frees it, runs 2.6-3.6 (peak 3500 + q + b + p + gq = 8600 B); b and q go after it;
+    // a is read back 3.6-3.7 (a stall), op3 3.7-4.7, the reduce-scatter 4.7-6.2, the step
+    // 6.2-7.2. The buffers are those of the run without a budget.
+    const RunResult r = run(
+        zero3_step(), "{data_parallel: {zero: 3, bucket: whole}, swap: {mode: async, placement: host, prefetch: {lead_ops: 0}}}",
+        "gpus: 2, host: {link: {bandwidth: 1000000B/s}}, nvlink: {bandwidth: 1000000B/s, latency: 0ms}, "
+        "memory: {budget: 8650B}");
+    REQUIRE(r.summary.status == "ok");
+    CHECK(r.summary.time_ms == Approx(7.2).epsilon(1e-9));
+    CHECK(r.summary.live_peak_bytes == 8600);
+    CHECK(r.summary.bytes_written == 100);
+    CHECK(r.summary.bytes_read == 100);
+    CHECK(r.summary.stall_ms == Approx(0.5 + 0.1 + 0.1 + 1.5).epsilon(1e-9));
+    const NodeFigures::Rank& rank = rank_of(r, 0);
+    CHECK(rank.exposed_collective_ms == Approx(0.5 + 1.5).epsilon(1e-9));
+    CHECK(rank.transient.gathered_parameters == 3000);
+    CHECK(rank.transient.unreduced_gradients == 3000);
+    CHECK(rank.transient.peak == 5000);
+    CHECK(first_start(r, lane::kHostRead) == Approx(3.6).epsilon(1e-9));
+    for (const NodeFigures::Link& l : r.summary.node->links)
+        if (l.name.rfind("nvlink", 0) == 0) CHECK(l.bytes == 500 + 1000 + 500 + 1500);  // each collective's S/2
+        else CHECK(l.bytes == 100);                                                     // a, out (d2h) and back (h2d)
 }
