@@ -152,8 +152,8 @@ OutputSpec parse_output(const YAML::Node& n, const Parser& p, const std::string&
     if (n["dir"]) s.dir = p.text(n["dir"], "output.dir");
     for (const OutputRow& row : output_table()) {
         if (row.always) continue;
-        const std::string name(row.name);
-        if (n[name] && p.scalar<bool>(n[name], output_key(row), "true or false")) s.on.insert(name);
+        const std::string key(row.name);
+        if (n[key] && p.scalar<bool>(n[key], output_key(row), "true or false")) s.on.insert(key);
     }
     return s;
 }
