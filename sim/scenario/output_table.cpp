@@ -33,4 +33,14 @@ std::string needs_text(OutputNeeds needs) {
     return "";
 }
 
+std::string outputs_help() {
+    std::string text = "Outputs (output.KEY: true in the scenario, or --set output.KEY=true):\n";
+    for (const OutputRow& row : output_table()) {
+        const std::string needs = needs_text(row.needs);
+        text += fmt::format("  {:<22} {:<23} {}{}\n", row.always ? "(always)" : output_key(row), row.file, row.summary,
+                            needs.empty() ? "" : " (needs " + needs + ")");
+    }
+    return text;
+}
+
 }  // namespace memsim

@@ -1,9 +1,9 @@
 // The outputs a run writes, one row each: the one place an output is named. The scenario
 // schema and parser (output.NAME: true or false), the policy check of what an output
 // needs, the flags a sweep records in sweep.json and passes to every point, the files an
-// output folder clears before a run (sim/report/output_folder.cpp) and docs/outputs.md
-// ("The outputs a run writes", checked by a test) all read these rows; the writers are
-// joined to them by name in sim/report/outputs.cpp.
+// output folder clears before a run (sim/report/output_folder.cpp), `memsim run --help`
+// and docs/outputs.md ("The outputs a run writes", checked by a test) read these rows;
+// the writers are joined to them by name in sim/report/outputs.cpp.
 #pragma once
 
 #include <span>
@@ -36,5 +36,8 @@ std::string output_key(const OutputRow& row);
 
 // What `needs` asks of the scenario in words, for the docs and messages ("" for nothing).
 std::string needs_text(OutputNeeds needs);
+
+// Every output, its key, its file and what it needs (for `memsim run --help`).
+std::string outputs_help();
 
 }  // namespace memsim

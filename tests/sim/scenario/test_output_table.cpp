@@ -97,3 +97,13 @@ TEST_CASE("outputs table: a sweep records the sweep-point flags in sweep.json an
     CHECK_THAT(error_of([&] { plan_from_json(missing, "sweep.json"); }),
                Catch::Contains("sweep.json: not a sweep plan written by memsim sweep") && Catch::Contains("'trace' not found"));
 }
+
+TEST_CASE("outputs table: memsim run --help lists every output with its key, file and needs") {
+    CHECK(outputs_help() ==
+          "Outputs (output.KEY: true in the scenario, or --set output.KEY=true):\n"
+          "  output.events          events.csv              the event log\n"
+          "  output.gantt           gantt.html              the Gantt chart\n"
+          "  output.trace           trace.json              the Chrome trace\n"
+          "  output.torch_snapshot  memory_snapshot.pickle  the PyTorch memory snapshot (needs policy.allocator: torch_caching)\n"
+          "  (always)               summary.json            the run's figures and its resolved scenario; written last\n");
+}
