@@ -17,28 +17,42 @@
 #include "models/io/atomic_file.h"
 #include "models/io/input_file.h"
 #include "models/workload/input_error.h"
+#include "sim/scenario/output_table.h"
 
 namespace memsim {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// The files of sweeps and of every folder, besides a run's.
+const OutputFileRow kFolderFiles[] = {
+    {"sweep.json", OutputPlace::sweep, "sweep, sweep --emit-jobs, find, compare", "the plan: its presence makes a sweep folder"},
+    {"jobs.txt", OutputPlace::sweep, "sweep --emit-jobs", "one shell command per point"},
+    {"results.csv", OutputPlace::sweep_results, "sweep, merge, find, compare", "one row per point"},
+    {"plot_*.svg", OutputPlace::sweep_results, "sweep, merge, find, compare", "the plots"},
+    {"points", OutputPlace::sweep, "sweep, sweep --emit-jobs, find, compare", "one folder per point, points/NNNN/"},
+    {"log.txt", OutputPlace::point, "sweep (the jobs of sweep --emit-jobs)", "what the point's run printed"},
+    {"scenario.yaml", OutputPlace::point, "sweep --emit-jobs", "the point's scenario, standing alone"},
+    {kIncompleteMark, OutputPlace::any, "run, sweep, sweep --emit-jobs, merge", "the writer that has not finished"},
+    {kLockFile, OutputPlace::any, "run, sweep, sweep --emit-jobs, merge", "the lock, while a writer is at work"},
+};
+
+}  // namespace
+
 const std::vector<OutputFileRow>& output_file_table() {
-    static const std::vector<OutputFileRow> table = {
-        {"summary.json", OutputPlace::run, "run", "the run's figures and its resolved scenario; written last"},
-        {"events.csv", OutputPlace::run, "run", "the event log (output.events)"},
-        {"gantt.html", OutputPlace::run, "run", "the Gantt chart (output.gantt)"},
-        {"trace.json", OutputPlace::run, "run", "the Chrome trace (output.trace)"},
-        {"memory_snapshot.pickle", OutputPlace::run, "run", "the PyTorch memory snapshot (output.torch_snapshot)"},
-        {"sweep.json", OutputPlace::sweep, "sweep, sweep --emit-jobs, find, compare", "the plan: its presence makes a sweep folder"},
-        {"jobs.txt", OutputPlace::sweep, "sweep --emit-jobs", "one shell command per point"},
-        {"results.csv", OutputPlace::sweep_results, "sweep, merge, find, compare", "one row per point"},
-        {"plot_*.svg", OutputPlace::sweep_results, "sweep, merge, find, compare", "the plots"},
-        {"points", OutputPlace::sweep, "sweep, sweep --emit-jobs, find, compare", "one folder per point, points/NNNN/"},
-        {"log.txt", OutputPlace::point, "sweep (the jobs of sweep --emit-jobs)", "what the point's run printed"},
-        {"scenario.yaml", OutputPlace::point, "sweep --emit-jobs", "the point's scenario, standing alone"},
-        {kIncompleteMark, OutputPlace::any, "run, sweep, sweep --emit-jobs, merge", "the writer that has not finished"},
-        {kLockFile, OutputPlace::any, "run, sweep, sweep --emit-jobs, merge", "the lock, while a writer is at work"},
-    };
+    static const std::vector<OutputFileRow> table = [] {
+        // A run's files are the outputs table's rows (sim/scenario/output_table.h), the
+        // one it always writes first.
+        std::vector<OutputFileRow> rows;
+        for (const bool always : {true, false})
+            for (const OutputRow& row : output_table())
+                if (row.always == always)
+                    rows.push_back({std::string(row.file), OutputPlace::run, "run",
+                                    always ? std::string(row.summary) : fmt::format("{} ({})", row.summary, output_key(row))});
+        rows.insert(rows.end(), std::begin(kFolderFiles), std::end(kFolderFiles));
+        return rows;
+    }();
     return table;
 }
 

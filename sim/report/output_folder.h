@@ -29,12 +29,13 @@ enum class OutputPlace {
 };
 
 // One file memsim may write into an output folder (docs/outputs.md, "The files memsim
-// writes", is this table).
+// writes", is this table). A run's files are generated from the outputs table
+// (sim/scenario/output_table.h).
 struct OutputFileRow {
-    const char* name;  // a '*' stands for any text: plot_*.svg
+    std::string name;  // a '*' stands for any text: plot_*.svg
     OutputPlace place;
-    const char* writers;  // the commands that write it
-    const char* what;
+    std::string writers;  // the commands that write it
+    std::string what;
 };
 const std::vector<OutputFileRow>& output_file_table();
 

@@ -11,6 +11,7 @@
 #include "models/swap/selection/swap_selection.h"
 #include "models/workload/dtr_log_lines.h"  // shorten_for_message
 #include "models/workload/input_error.h"
+#include "sim/scenario/output_table.h"
 #include "sim/scenario/policy_families.h"
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/set_origin.h"
@@ -48,9 +49,11 @@ void validate_policy(const Scenario& s) {
     } catch (const std::invalid_argument& e) {
         fail("policy.swap.select", fmt::format("'{}': {}", policy.swap.select, e.what()));
     }
-    if (s.output.torch_snapshot && !find_row(allocator_table(), policy.allocator)->flags.models_segments)
-        fail("output.torch_snapshot", fmt::format("memory_snapshot.pickle shows torch_caching's segments and blocks; policy.allocator is "
-                                                  "'{}' (set it to {})", policy.allocator, fmt::join(segment_allocator_names(), " or ")));
+    for (const OutputRow& row : output_table())
+        if (s.output.wants(row.name) && row.needs == OutputNeeds::segment_allocator &&
+            !find_row(allocator_table(), policy.allocator)->flags.models_segments)
+            fail(output_key(row), fmt::format("{} shows torch_caching's segments and blocks; policy.allocator is '{}' (set it to {})",
+                                              row.file, policy.allocator, fmt::join(segment_allocator_names(), " or ")));
     const bool budget = s.platform.memory_budget || s.platform.memory_budget_ratio;
     const Semantics semantics = find_row(semantics_table(), policy.semantics)->make();
     const SwapModeFlags& mode = find_row(swap_modes(), policy.swap.mode)->flags;

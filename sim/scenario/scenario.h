@@ -5,8 +5,11 @@
 
 #include <cstdint>
 #include <map>
+#include <functional>
 #include <optional>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -66,10 +69,10 @@ struct PolicySpec {
 
 struct OutputSpec {
     std::string dir;  // default out/<scenario name>
-    bool events = false;
-    bool gantt = false;
-    bool trace = false;
-    bool torch_snapshot = false;  // memory_snapshot.pickle (policy.allocator: torch_caching)
+    // The names of the rows of output_table() (sim/scenario/output_table.h) the scenario
+    // turns on (output.NAME: true); the always rows are not in it.
+    std::set<std::string, std::less<>> on;
+    [[nodiscard]] bool wants(std::string_view name) const { return on.find(name) != on.end(); }
 };
 
 struct Scenario {

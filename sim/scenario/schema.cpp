@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "models/policy_table.h"
+#include "sim/scenario/output_table.h"
 #include "sim/scenario/policy_families.h"
 
 namespace memsim {
@@ -69,6 +70,14 @@ std::vector<Field> disk_keys() {
             {"latency", Kind::Time}, {"read_latency", Kind::Time}, {"write_latency", Kind::Time}};
 }
 
+// output.dir, then one true-or-false key per row of the outputs table.
+std::vector<Field> output_fields() {
+    std::vector<Field> fields = {{"dir", Kind::String}};
+    for (const OutputRow& row : output_table())
+        if (!row.always) fields.push_back({std::string(row.name), Kind::Bool});
+    return fields;
+}
+
 Field make_schema() {
     // The table reads as the YAML it describes.
     // clang-format off
@@ -108,9 +117,7 @@ Field make_schema() {
                                   choice("policy.swap.placement"), choice("policy.swap.path")}},
             {"recompute", Kind::Map, {
                 choice("policy.recompute.heuristic"), choice("policy.recompute.planner"), {"max_overhead", Kind::Float}}}}},
-        {"output", Kind::Map, {
-            {"dir", Kind::String}, {"events", Kind::Bool}, {"gantt", Kind::Bool}, {"trace", Kind::Bool},
-            {"torch_snapshot", Kind::Bool}}},
+        {"output", Kind::Map, output_fields()},
         {"sweep", Kind::Sweep},
     }};
     // clang-format on

@@ -2,6 +2,7 @@
 
 #include "sim/scenario/data_parallel_section.h"
 #include "sim/scenario/output_name.h"
+#include "sim/scenario/output_table.h"
 #include "sim/scenario/policy_choice.h"
 #include "sim/scenario/units.h"
 #include "sim/scenario/node_section.h"
@@ -149,10 +150,11 @@ OutputSpec parse_output(const YAML::Node& n, const Parser& p, const std::string&
     s.dir = "out/" + output_folder_name(name);
     if (!n) return s;
     if (n["dir"]) s.dir = p.text(n["dir"], "output.dir");
-    if (n["events"]) s.events = p.scalar<bool>(n["events"], "output.events", "true or false");
-    if (n["gantt"]) s.gantt = p.scalar<bool>(n["gantt"], "output.gantt", "true or false");
-    if (n["trace"]) s.trace = p.scalar<bool>(n["trace"], "output.trace", "true or false");
-    if (n["torch_snapshot"]) s.torch_snapshot = p.scalar<bool>(n["torch_snapshot"], "output.torch_snapshot", "true or false");
+    for (const OutputRow& row : output_table()) {
+        if (row.always) continue;
+        const std::string key(row.name);
+        if (n[key] && p.scalar<bool>(n[key], output_key(row), "true or false")) s.on.insert(key);
+    }
     return s;
 }
 

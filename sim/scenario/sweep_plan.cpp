@@ -9,6 +9,7 @@
 
 #include "models/checked_math.h"
 #include "models/workload/input_error.h"
+#include "sim/scenario/output_table.h"
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/yaml_control.h"
 
@@ -91,6 +92,23 @@ std::vector<std::string> point_overrides(const SweepPlan& plan, const SweepPoint
     return sets;
 }
 
+std::map<std::string, bool> sweep_point_outputs(const OutputSpec& output) {
+    std::map<std::string, bool> flags;
+    for (const OutputRow& row : output_table())
+        if (row.sweep_point) flags[std::string(row.name)] = output.wants(row.name);
+    return flags;
+}
+
+std::vector<std::string> output_overrides(const SweepPlan& plan) {
+    std::vector<std::string> sets;
+    for (const OutputRow& row : output_table()) {
+        const auto flag = plan.outputs.find(std::string(row.name));
+        if (row.sweep_point && flag != plan.outputs.end())
+            sets.push_back(fmt::format("{}={}", output_key(row), flag->second ? "true" : "false"));
+    }
+    return sets;
+}
+
 void check_sweep_section(const Scenario& scenario) {
     const YAML::Node sweep = scenario.resolved["sweep"];
     if (!sweep) return;
@@ -115,9 +133,7 @@ SweepPlan plan_sweep(const std::string& scenario_file, const std::vector<std::st
     plan.scenario_file = std::filesystem::absolute(scenario_file).lexically_normal().string();
     plan.scenario_name = base.name;
     plan.overrides = overrides;
-    plan.events = base.output.events;
-    plan.gantt = base.output.gantt;
-    plan.trace = base.output.trace;
+    plan.outputs = sweep_point_outputs(base.output);
     plan.default_dir = base.output.dir;
     for (const auto& entry : sweep) {
         SweepParameter parameter{entry.first.as<std::string>(), {}};
@@ -135,12 +151,14 @@ nlohmann::json plan_to_json(const SweepPlan& plan) {
     for (const SweepParameter& p : plan.parameters) parameters.push_back({{"key", p.key}, {"values", p.values}});
     nlohmann::json points = nlohmann::json::array();
     for (const SweepPoint& p : plan.points) points.push_back({{"index", p.index}, {"values", p.values}});
+    nlohmann::json output = {{"dir", plan.default_dir}};
+    for (const auto& [name, on] : plan.outputs) output[name] = on;
     return {{"scenario_file", plan.scenario_file},
             {"scenario_name", plan.scenario_name},
             {"overrides", plan.overrides},
             {"parameters", parameters},
             {"points", points},
-            {"output", {{"events", plan.events}, {"gantt", plan.gantt}, {"trace", plan.trace}, {"dir", plan.default_dir}}}};
+            {"output", output}};
 }
 
 SweepPlan plan_from_json(const nlohmann::json& json, const std::string& label) {
@@ -182,9 +200,8 @@ SweepPlan plan_from_json(const nlohmann::json& json, const std::string& label) {
             plan.points.push_back(std::move(point));
         }
         const auto& output = json.at("output");
-        plan.events = output.at("events").get<bool>();
-        plan.gantt = output.at("gantt").get<bool>();
-        plan.trace = output.at("trace").get<bool>();
+        for (const OutputRow& row : output_table())
+            if (row.sweep_point) plan.outputs[std::string(row.name)] = output.at(std::string(row.name)).get<bool>();
         plan.default_dir = output.at("dir").get<std::string>();
         return plan;
     } catch (const nlohmann::json::exception& e) {

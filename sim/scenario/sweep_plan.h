@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -70,7 +71,9 @@ struct SweepPlan {
     std::vector<std::string> overrides;  // the user's --set, applied to every point before the swept values
     std::vector<SweepParameter> parameters;
     SweepPoints points;
-    bool events = false, gantt = false, trace = false;  // the scenario's output flags
+    // The scenario's output flags that every point gets (the sweep_point rows of
+    // output_table(), by name), as sweep.json records them.
+    std::map<std::string, bool> outputs;
     std::string default_dir;             // the scenario's output.dir
 };
 
@@ -86,6 +89,12 @@ SweepPlan plan_sweep(const std::string& scenario_file, const std::vector<std::st
 // point is checked by plan_sweep; run does not, as every point of a direct sweep is a run
 // of the same file and would check them all again.)
 void check_sweep_section(const Scenario& scenario);
+
+// The flags a sweep of `output` records and passes to every point: each sweep_point row
+// of output_table(), on or off.
+std::map<std::string, bool> sweep_point_outputs(const OutputSpec& output);
+// The --set assignments (output.NAME=true|false) that give a point `plan`'s output flags.
+std::vector<std::string> output_overrides(const SweepPlan& plan);
 
 // "0007": the folder name of a point under DIR/points/.
 std::string point_name(const SweepPoint& point);

@@ -3,7 +3,11 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <sstream>
 #include <string>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include "file_support.h"
 #include "models/allocators.h"
@@ -16,6 +20,7 @@
 #include "models/swap/prefetch/prefetch_rule.h"
 #include "models/swap/selection/swap_selection.h"
 #include "models/swap/victim/victim_rule.h"
+#include "sim/scenario/output_table.h"
 
 using namespace memsim;
 
@@ -59,4 +64,27 @@ TEST_CASE("docs: every row of every policy table is documented") {
         ++allocators;
     }
     CHECK(allocators > 0);
+}
+
+TEST_CASE("docs: docs/outputs.md's table of the outputs a run writes is the outputs table, row for row") {
+    std::vector<std::string> expected;
+    for (const OutputRow& row : output_table()) {
+        const std::string key = output_key(row), needs = needs_text(row.needs);
+        expected.push_back(fmt::format("| {} | `{}` | {} | {} | {} |", key.empty() ? "always" : "`" + key + "`", row.file,
+                                       row.sweep_point ? "yes" : "no", needs.empty() ? "-" : "`" + needs + "`", row.summary));
+    }
+    // The table's rows: the lines after its header and rule, up to the first line that is not a row.
+    std::istringstream page(test::read_file(std::filesystem::path(MEMSIM_SOURCE_DIR) / "docs/outputs.md"));
+    std::vector<std::string> documented;
+    bool in_table = false;
+    for (std::string line; std::getline(page, line);) {
+        if (line == "| output | file | sweep point | needs | what |") {
+            in_table = true;
+            std::getline(page, line);  // |---|...
+            continue;
+        }
+        if (in_table && line.rfind("| ", 0) != 0) break;
+        if (in_table) documented.push_back(line);
+    }
+    CHECK(documented == expected);
 }

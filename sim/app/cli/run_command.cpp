@@ -12,6 +12,7 @@
 #include "sim/app/cli/commands.h"
 #include "sim/app/run/child_process.h"
 #include "sim/app/run/run_pipeline.h"
+#include "sim/scenario/output_table.h"
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/schema.h"
 #include "sim/scenario/sweep_plan.h"
@@ -40,7 +41,7 @@ void register_run_command(CLI::App& app) {
     cmd->add_flag("--sweep-point", opt->sweep_point,
                   "Run as one point of the scenario's sweep (as `memsim sweep --process-per-point` does): the scenario "
                   "without its sweep section");
-    cmd->footer(policy_choices_help());
+    cmd->footer(policy_choices_help() + "\n" + outputs_help());
     cmd->callback([opt]() {
         guarded([&]() {
             if (const char* parent = std::getenv(kParentPidVariable); opt->sweep_point && parent)

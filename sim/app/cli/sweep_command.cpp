@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "sim/app/cli/commands.h"
+#include "sim/scenario/output_table.h"
 #include "sim/scenario/override_rules.h"
 #include "sim/app/sweep/sweep_runner.h"
 #include "sim/report/text_format.h"
@@ -25,8 +26,10 @@ void print_tally(const SweepTally& tally, const std::string& dir, bool quiet, co
     for (const std::string& file : tally.files) std::cout << "wrote " << (std::filesystem::path(dir) / file).string() << "\n";
     if (!plan) return;
     std::string per_point;
-    for (const auto& [on, name] : {std::pair{plan->gantt, "gantt.html"}, {plan->trace, "trace.json"}, {plan->events, "events.csv"}})
-        if (on) per_point += std::string(per_point.empty() ? "" : ", ") + name;
+    for (const OutputRow& row : output_table()) {
+        const auto flag = plan->outputs.find(std::string(row.name));
+        if (flag != plan->outputs.end() && flag->second) per_point += std::string(per_point.empty() ? "" : ", ") + std::string(row.file);
+    }
     if (!per_point.empty())
         std::cout << fmt::format("each point's {}: {}\n", per_point,
                                  (std::filesystem::path(dir) / "points" / "NNNN").string());

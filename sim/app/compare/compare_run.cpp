@@ -197,9 +197,7 @@ CompareOutcome run_compare(const CompareRequest& request, std::ostream& progress
     plan.scenario_name = base.name;
     plan.overrides = request.overrides;
     plan.parameters = {{"policy", {}}};
-    plan.events = base.output.events;
-    plan.gantt = base.output.gantt;
-    plan.trace = base.output.trace;
+    plan.outputs = sweep_point_outputs(base.output);
     plan.default_dir = outcome.dir;
     std::vector<PolicyCandidate> runnable;
     for (PolicyCandidate& c : policy_candidates(base, request.families)) {

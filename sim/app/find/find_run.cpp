@@ -90,9 +90,7 @@ FindOutcome run_find(const FindRequest& request, std::ostream& progress) {
     plan.scenario_name = base.name;
     plan.overrides = request.overrides;
     plan.parameters = {{request.key, {}}};
-    plan.events = base.output.events;
-    plan.gantt = base.output.gantt;
-    plan.trace = base.output.trace;
+    plan.outputs = sweep_point_outputs(base.output);
     plan.default_dir = outcome.dir;
 
     std::map<double, FoundPoint> found;

@@ -2,11 +2,9 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 
 #include <fmt/format.h>
 
-#include "models/io/atomic_file.h"
 #include "models/recompute/recompute_planner.h"
 #include "models/workload/input_error.h"
 #include "sim/engine/engine.h"
@@ -19,8 +17,6 @@
 #include "sim/report/output_folder.h"
 
 namespace memsim {
-
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -39,13 +35,6 @@ RunResult stopped_before_run(const Workload& w, const Scenario& s, const PlanSto
     sm.ops = w.ops.size();
     sm.forward_end = w.forward_end;
     return r;
-}
-
-void write_summary(const RunResult& r, const Scenario& s, const std::string& dir) {
-    fs::create_directories(dir);
-    nlohmann::json j = to_json(r.summary);
-    j["scenario_resolved"] = yaml_to_json(s.resolved);
-    write_file_atomically((fs::path(dir) / "summary.json").string(), j.dump(2) + "\n");
 }
 
 }  // namespace
@@ -109,11 +98,10 @@ ScenarioRun run_scenario(Scenario s, const Workload& w, const std::string& out_d
     OutputFolder folder(out_dir.empty() ? s.output.dir : out_dir, "memsim run", EarlierOutputs::all);
     ScenarioRun run{run_simulation(s, w), folder.dir(), {}, {}};
     run.settings = run_header(s, w, run.result.summary).settings;
-    // The summary last: a run whose other outputs failed leaves no summary to call it ok.
-    // The log's tensors are those a rank ran: its sizes and roles draw the memory by role.
+    // Every output the scenario asks for, summary.json last (sim/report/outputs.h). The
+    // log's tensors are those a rank ran: its sizes and roles draw the memory by role.
     const std::optional<Workload> rank = rank_workload(s, w);
     run.outputs = write_run_outputs(run.result.log, run.result.summary, rank ? *rank : w, s, run.dir);
-    write_summary(run.result, s, run.dir);
     folder.complete();
     return run;
 }

@@ -40,8 +40,6 @@ namespace {
 
 const char* const kPlanFile = "sweep.json";
 
-std::string flag(bool value) { return value ? "true" : "false"; }
-
 std::string describe(const SweepPlan& plan, const PointResult& r) {
     std::string text = point_name(r.point);
     for (std::size_t i = 0; i < plan.parameters.size(); ++i)
@@ -113,9 +111,7 @@ namespace {
 // The --set list `memsim run` gets for a point: its overrides, then the sweep's output flags.
 std::vector<std::string> run_overrides(const SweepPlan& plan, const SweepPoint& point) {
     std::vector<std::string> sets = point_overrides(plan, point);
-    for (const auto& [key, value] : {std::pair{"output.events", plan.events}, {"output.gantt", plan.gantt},
-                                     {"output.trace", plan.trace}})
-        sets.push_back(std::string(key) + "=" + flag(value));
+    for (std::string& set : output_overrides(plan)) sets.push_back(std::move(set));
     return sets;
 }
 

@@ -63,7 +63,10 @@ TEST_CASE("trace.json parses, has the required fields and non-decreasing time pe
     EventLog log = tiny_log();
     log.add({"prefetch_hint", 0.5, 0.75, 2, "new kind", {}, 0});  // a lane no renderer knows
     const auto dir = fresh_dir("trace");
-    write_run_outputs(log, Summary{}, "tiny", dir.string(), true, false, true);
+    OutputSpec output;
+    output.on = {"events", "trace"};
+    CHECK(write_run_outputs(log, Summary{}, "tiny", dir.string(), output) ==
+          std::vector<std::string>{(dir / "events.csv").string(), (dir / "trace.json").string()});
     REQUIRE(std::filesystem::exists(dir / "events.csv"));
     REQUIRE_FALSE(std::filesystem::exists(dir / "gantt.html"));
 

@@ -23,7 +23,7 @@ using memsim::test::run_memsim;
 TEST_CASE("cli: --help everywhere, exit 0, every subcommand listing its options") {
     // Each subcommand's positionals and options, as its --help must list them.
     const std::map<std::string, std::vector<std::string>> options = {
-        {"run", {"scenario", "--set", "--out", "--quiet", "Policy choices"}},
+        {"run", {"scenario", "--set", "--out", "--quiet", "Policy choices", "output.torch_snapshot"}},
         {"info", {"profile", "--batch", "--dtr-log", "--forward-end", "--disk-bandwidth", "--costs", "--set", "--json"}},
         {"generate", {"out", "--batch", "--layers", "--width"}},
         {"sweep", {"scenario", "--set", "--out", "--jobs", "--emit-jobs", "--process-per-point"}},
