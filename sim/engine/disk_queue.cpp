@@ -9,23 +9,15 @@ namespace memsim {
 
 namespace sg = simgrid::s4u;
 
-namespace {
-
-// The disk's model, or on the node that of the disk behind the GPU's link by the path.
-TransferModel disk_model(const PlatformSpec& p, int gpu, bool bounce) {
+TransferModel tier_model(const PlatformSpec& p, int gpu, Tier tier, bool bounce) {
     if (!p.has_host_tier()) return TransferModel(p.disk);
+    if (tier == Tier::Host) return TransferModel(gpu_route(p, gpu));
     return TransferModel(disk_behind_route(gpu_route(p, gpu), p.disk_of_gpu(gpu), bounce));
 }
 
-TransferModel host_model(const PlatformSpec& p, int gpu) {
-    return TransferModel(p.has_host_tier() ? gpu_route(p, gpu) : p.disk);
-}
-
-}  // namespace
-
 DiskQueue::DiskQueue(const EngineContext& ctx)
-    : w_(ctx.workload), model_(disk_model(ctx.config.platform, ctx.gpu, ctx.config.swap_path.bounce)),
-      host_model_(host_model(ctx.config.platform, ctx.gpu)), platform_(ctx.platform), gpu_(ctx.gpu),
+    : w_(ctx.workload), model_(tier_model(ctx.config.platform, ctx.gpu, Tier::Disk, ctx.config.swap_path.bounce)),
+      host_model_(tier_model(ctx.config.platform, ctx.gpu, Tier::Host, ctx.config.swap_path.bounce)), platform_(ctx.platform), gpu_(ctx.gpu),
       bounce_(ctx.config.swap_path.bounce), disk_spec_(ctx.config.platform.disk_of_gpu(ctx.gpu)), clock_(ctx.clock), log_(ctx.log), disk_(ctx.platform.disk_of_gpu(ctx.gpu)), listener_(ctx.io),
       usage_(ctx.usage), queued_write_(ctx.workload.tensors.size(), 0) {
     for (int l = 0; l < usage_.lane_count(); ++l) resource_lanes_.push_back(log_.labels.keep(usage_.lane(l)));
@@ -176,13 +168,11 @@ void DiskQueue::stop() {
 
 double DiskQueue::backlog_ms() const { return std::max(0.0, free_pred_ms_ - clock_.now()); }
 
-double DiskQueue::completion_if_enqueued_ms(bool write, std::uint64_t bytes, double at_ms) const {
-    const double start = std::max(at_ms, clock_.now() + backlog_ms());
-    return start + (write ? write_ms(bytes) : read_ms(bytes));
-}
-
-double DiskQueue::round_trip_ms(std::uint64_t bytes) const {
-    return completion_if_enqueued_ms(true, bytes, clock_.now()) - clock_.now() + read_ms(bytes);
+double DiskQueue::round_trip_ms(std::uint64_t bytes, bool host) const {
+    const TransferModel& m = host ? host_model_ : model_;
+    const double now = clock_.now();
+    const double start = std::max(now, now + backlog_ms());
+    return start + m.write_ms(bytes) - now + m.read_ms(bytes);
 }
 
 }  // namespace memsim

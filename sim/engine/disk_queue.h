@@ -12,12 +12,18 @@
 #include <vector>
 
 #include "models/platform/transfer_model.h"
+#include "models/swap/placement/placement_rule.h"
 #include "models/workload/workload.h"
 #include "sim/engine/clock.h"
 #include "sim/engine/engine_context.h"
 #include "sim/engine/node_usage.h"
 
 namespace memsim {
+
+// A transfer to or from `tier` as the queue predicts it for GPU `gpu`: without a node
+// the disk; on the node the GPU's route to host RAM, or the disk behind it by the path
+// (staged when `bounce`).
+TransferModel tier_model(const PlatformSpec& p, int gpu, Tier tier, bool bounce);
 
 struct IoRequest {
     bool write = true;
@@ -58,12 +64,9 @@ public:
         return from_host ? host_model_.read_ms(bytes) : model_.read_ms(bytes);
     }
     [[nodiscard]] double write_ms(std::uint64_t bytes) const { return model_.write_ms(bytes); }  // one write, served alone
-    // When a request of `bytes` enqueued at `at_ms` (>= now) would complete, behind
-    // everything queued now.
-    [[nodiscard]] double completion_if_enqueued_ms(bool write, std::uint64_t bytes, double at_ms) const;
     // A swap-out enqueued now, waited for, and its read later on demand: the backlog,
-    // the write and the read (what an eviction to disk costs the GPU stream).
-    [[nodiscard]] double round_trip_ms(std::uint64_t bytes) const;
+    // the write and the read to and from its tier (what an eviction costs the GPU stream).
+    [[nodiscard]] double round_trip_ms(std::uint64_t bytes, bool host) const;
 
 private:
     IoRequest pop();

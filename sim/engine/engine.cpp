@@ -7,6 +7,7 @@
 #include "sim/engine/engine.h"
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -118,8 +119,18 @@ public:
     [[nodiscard]] const SwapIo::Counts& io_counts() const { return io_.counts(); }
 
 private:
-    static SelectionInputs selection_inputs(const EngineConfig& c) {
-        return {c.budget, TransferModel(c.platform.disk), c.platform.gpu_speed_scale};
+    // On the node a swap is timed on the tier the placement rule would pick for it.
+    SelectionInputs selection_inputs(const EngineConfig& c) const {
+        SelectionInputs in{c.budget, TransferModel(c.platform.disk), c.platform.gpu_speed_scale, {}};
+        if (!c.platform.has_host_tier() || !c.make_placement) return in;
+        in.tier_of = [&c, gpu = gpu_index_, rule = std::shared_ptr<PlacementRule>(c.make_placement())](std::uint64_t bytes,
+                                                                                                     double ms_to_next_use) {
+            const bool bounce = c.swap_path.bounce;
+            const PlacementInput place{bytes, c.platform.host_memory.value_or(std::numeric_limits<std::uint64_t>::max()),
+                                       bounce ? bytes : 0, ms_to_next_use};
+            return tier_model(c.platform, gpu, rule->place(place).value_or(Tier::Host), bounce);
+        };
+        return in;
     }
 
     // The summary, assembled once from every component's own counters.

@@ -16,12 +16,18 @@ SwapIo::SwapIo(const EngineContext& ctx)
       bounce_(ctx.config.swap_path.bounce), copy_(ctx.workload.tensors.size(), Copy::None),
       staged_(ctx.workload.tensors.size(), 0) {}
 
-bool SwapIo::place(TensorId t, int op) {
-    if (!placement_) return false;
+std::optional<Tier> SwapIo::tier_for(TensorId t, int op) const {
+    if (!placement_) return Tier::Disk;
     const std::uint64_t bytes = w_.tensors[t].bytes;
     PlacementInput in{bytes, host_.free_bytes(), bounce_ ? bytes : 0, -1};
     if (tensors_.has_future_use(t)) in.ms_to_next_use = tensors_.ms_until_next_use(t, std::max(op, 0));
-    const std::optional<Tier> tier = placement_->place(in);
+    return placement_->place(in);
+}
+
+bool SwapIo::place(TensorId t, int op) {
+    if (!placement_) return false;
+    const std::uint64_t bytes = w_.tensors[t].bytes;
+    const std::optional<Tier> tier = tier_for(t, op);
     if (!tier)
         throw RunStopped{"host_full", fmt::format("op {}: tensor {} ({} B) does not fit in host RAM: {}", op, w_.tensors[t].name,
                                                   bytes, host_.state_text())};

@@ -54,6 +54,10 @@ public:
     };
     [[nodiscard]] const Counts& counts() const { return counts_; }
 
+    // The tier a swap-out of `t` issued now at `op` would go to (the placement rule on the
+    // node, the disk without one); none when the rule's only tier cannot take it.
+    [[nodiscard]] std::optional<Tier> tier_for(TensorId t, int op) const;
+
     void spill(TensorId t, int op) override;
     [[nodiscard]] bool writes_will_free() const override;
     void on_io_done(const IoRequest& r) override;

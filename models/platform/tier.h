@@ -1,0 +1,18 @@
+// A tier beyond the GPU's memory that swapped tensors go to (docs/tiers.md), named by its
+// index in the platform's tiers: host RAM, then the disk. Everything that counts or
+// times a swap per tier (the copy queue's requests and models, a tensor's swapped copy,
+// the node's byte counts, the summary) is indexed by it, so a tier is a row, not a bool.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace memsim {
+
+using TierId = std::uint8_t;
+inline constexpr TierId kHostRamTier = 0;
+inline constexpr TierId kDiskTier = 1;
+inline constexpr std::size_t kTierCount = 2;
+inline constexpr TierId kNoTier = 0xff;  // a tensor with no swapped copy
+
+}  // namespace memsim
