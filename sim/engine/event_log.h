@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "models/alloc/allocator.h"
+#include "models/platform/tier.h"
 
 namespace memsim {
 
@@ -31,6 +32,12 @@ inline constexpr const char* kCollective = "collective";
 inline constexpr const char* kOffload = "offload";
 inline constexpr const char* kHostOptimizer = "host_optimizer";
 }  // namespace lane
+
+// The lane of a swap to (`write`) or from a tier.
+inline const char* swap_lane(TierId tier, bool write) {
+    static constexpr const char* kLanes[kTierCount][2] = {{lane::kHostRead, lane::kHostWrite}, {lane::kDiskRead, lane::kDiskWrite}};
+    return kLanes[tier][write ? 1 : 0];
+}
 
 // A resource lane of the node (docs/tiers.md): "<link> d2h" / "<link> h2d" for the
 // time a request's flow was on a link of its route (GPU to host / host to GPU),

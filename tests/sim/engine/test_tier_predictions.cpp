@@ -42,8 +42,8 @@ TEST_CASE("tier predictions: the hideable selection times a swap over the PCIe l
     CHECK(host.summary.status == "ok");
     CHECK(host.summary.swap_selected_tensors == 1);
     REQUIRE(host.summary.node);
-    CHECK(host.summary.node->bytes_to_host == 1000);
-    CHECK(host.summary.node->bytes_from_host == 1000);
+    CHECK(host.summary.node->tiers[kHostRamTier].bytes_in == 1000);
+    CHECK(host.summary.node->tiers[kHostRamTier].bytes_read == 1000);
     CHECK(host.summary.time_ms == Approx(25.0).epsilon(1e-12));
     CHECK(host.summary.stall_ms == Approx(0.0).margin(1e-12));
     // To the disk through the link, staged: 1 / (1/1000 + 1/100) = 90.9 B/ms, the write
@@ -83,8 +83,8 @@ TEST_CASE("tier predictions: the hybrid round trip is that of the tier the victi
     CHECK(r.summary.details.at("hybrid_dropped") == 0);
     CHECK(r.summary.recomputed_ops == 0);
     REQUIRE(r.summary.node);
-    CHECK(r.summary.node->bytes_to_host == 1);
-    CHECK(r.summary.node->bytes_to_disk == 0);
+    CHECK(r.summary.node->tiers[kHostRamTier].bytes_in == 1);
+    CHECK(r.summary.node->tiers[kDiskTier].bytes_in == 0);
     // With every swap on the disk the same eviction is dropped, as without a node.
     const RunResult disk = run(w, "{allocator: os, hybrid: true, recompute: {heuristic: lru}, swap: {mode: async, path: direct}}",
                                platform);
