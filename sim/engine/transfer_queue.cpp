@@ -70,8 +70,8 @@ void TransferQueue::serve() {
             transfer(r);
             ++served_;
             busy_ = false;
-            const char* lane = swap_lane(r.tier, r.write);
-            log_.add({lane, start, clock_.now(), r.op, w_.tensors[r.tensor].name, {r.tensor}, r.bytes});
+            if (log_.recording)
+                log_.add(swap_activity(r.tier, r.write, start, clock_.now(), r.op, w_.tensors[r.tensor].name, {r.tensor}, r.bytes));
             for (Activity& a : occupied_) log_.add(std::move(a));
             occupied_.clear();
             listener_.on_io_done(r);
@@ -146,9 +146,11 @@ void TransferQueue::node_transfer(const IoRequest& r) {
 void TransferQueue::occupied(const IoRequest& r, int resource, double start_ms, double end_ms) {
     const auto one = [&](int lane) {
         usage_.occupied(lane, start_ms, end_ms, r.bytes);
-        if (log_.recording)
+        if (log_.recording) {
             occupied_.push_back({resource_lanes_[static_cast<std::size_t>(lane)], start_ms, end_ms, r.op,
                                  w_.tensors[r.tensor].name, {r.tensor}, r.bytes});
+            occupied_.back().key = usage_.key(lane, r.tier);
+        }
     };
     if (resource >= 0) {
         one(resource);
