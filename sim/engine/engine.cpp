@@ -7,6 +7,7 @@
 #include "sim/engine/engine.h"
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -60,12 +61,12 @@ public:
                        : nullptr),
           rank_(collectives ? std::make_unique<RankCollectives>(*collectives, *step, gpu, clock_, offload_.get()) : nullptr),
           ctx_{w,    plan,  c,     platform_, log_,  *rules_, clock_, tensors_, io_,
-               host, usage, disk_, memory_,   view_, swap_,   gpu_,   gpu,      rank_.get()},
+               host, usage, queue_, memory_,   view_, swap_,   gpu_,   gpu,      rank_.get()},
           host_(host),
           clock_(log_),
           tensors_(w, plan, c.platform.gpu_speed_scale),
           io_(ctx_),
-          disk_(ctx_),
+          queue_(ctx_),
           memory_(ctx_, eviction_policy(c, *selection, *mode)),
           view_(ctx_),
           swap_(ctx_, std::move(mode), std::move(prefetch)),
@@ -93,7 +94,7 @@ public:
         });
         // Not a daemon: daemons outlive run() in SimGrid 3.32 and would wake up inside the
         // next simulation of the same process. The GPU stream tells it to stop instead.
-        sg::Actor::create("disk_io", gpu, [this] { disk_.serve(); });
+        sg::Actor::create("disk_io", gpu, [this] { queue_.serve(); });
     }
 
     // Ties this rank's clock and log to the node's collectives (before start()), and
@@ -110,14 +111,13 @@ public:
     [[nodiscard]] const HostOptimizer* host_optimizer() const { return offload_.get(); }
 
     // After the simulation: this GPU's result, its tier bytes added to `tiers`.
-    RunResult finish(SwapIo::TierBytes& tiers) {
+    RunResult finish(TierBytes& tiers) {
         // An error inside an actor first: it is the cause of an unfinished run.
         if (clock_.error()) std::rethrow_exception(clock_.error());
         if (!gpu_.finished() && !gpu_.stopped())
             throw InvariantError("the simulation deadlocked before the last operator (an actor waited for an event nobody signals)");
-        const SwapIo::TierBytes mine = io_.tier_resident();
-        tiers.host += mine.host;
-        tiers.disk += mine.disk;
+        const TierBytes mine = io_.tier_resident();
+        for (TierId t = 0; t < kTierCount; ++t) tiers[t] += mine[t];
         RunResult result{summary(), std::move(log_)};
         return result;
     }
@@ -126,8 +126,18 @@ public:
     [[nodiscard]] const SwapIo::Counts& io_counts() const { return io_.counts(); }
 
 private:
-    static SelectionInputs selection_inputs(const EngineConfig& c) {
-        return {c.budget, TransferModel(c.platform.disk), c.platform.gpu_speed_scale};
+    // On the node a swap is timed on the tier the placement rule would pick for it.
+    SelectionInputs selection_inputs(const EngineConfig& c) const {
+        SelectionInputs in{c.budget, TransferModel(c.platform.disk), c.platform.gpu_speed_scale, {}};
+        if (!c.platform.has_host_tier() || !c.make_placement) return in;
+        in.tier_of = [&c, gpu = gpu_index_, rule = std::shared_ptr<PlacementRule>(c.make_placement())](std::uint64_t bytes,
+                                                                                                     double ms_to_next_use) {
+            const bool bounce = c.swap_path.bounce;
+            const PlacementInput place{bytes, c.platform.host_memory.value_or(std::numeric_limits<std::uint64_t>::max()),
+                                       bounce ? bytes : 0, ms_to_next_use};
+            return tier_model(c.platform, gpu, rule->place(place).value_or(kHostRamTier), bounce);
+        };
+        return in;
     }
 
     // The summary, assembled once from every component's own counters.
@@ -179,7 +189,7 @@ private:
         sm.evictions_to_disk = evictions.to_disk;
         sm.drops = evictions.dropped;
         sm.ops = w_.ops.size();
-        sm.activities = gpu.executions + disk_.served();
+        sm.activities = gpu.executions + queue_.served();
         sm.forward_end = w_.forward_end;
         if (c_.hybrid) {
             sm.details["hybrid_swapped"] = static_cast<double>(evictions.hybrid_swapped);
@@ -208,7 +218,7 @@ private:
     Clock clock_;
     TensorTable tensors_;
     SwapIo io_;
-    DiskQueue disk_;
+    TransferQueue queue_;
     MemoryManager memory_;
     PolicyView view_;
     SwapScheduler swap_;
@@ -220,12 +230,10 @@ NodeFigures node_figures(const HostTier& host, const NodeUsage& usage, const std
     NodeFigures n;
     n.host_peak_bytes = host.peak();
     n.host_capacity_bytes = host.capacity();
-    n.bytes_to_host = host.host.in;
-    n.bytes_from_host = host.host.read;
-    n.host_dropped_bytes = host.host.out - host.host.read;
-    n.bytes_to_disk = host.disk.in;
-    n.bytes_from_disk = host.disk.read;
-    n.disk_dropped_bytes = host.disk.out - host.disk.read;
+    for (TierId t = 0; t < kTierCount; ++t) {
+        const HostTier::TierCounts& c = host.tiers[t];
+        n.tiers[t] = {c.in, c.read, c.out - c.read};
+    }
     for (std::size_t g = 0; g < gpus.size(); ++g) {
         const Summary& s = gpus[g].summary;
         n.step_time_ms = std::max(n.step_time_ms, s.time_ms);
@@ -288,7 +296,7 @@ RunResult simulate(const Workload& given, const EngineConfig& config, const Exec
     }
     if (collectives) collectives->start();
     sg::Engine::get_instance()->run();
-    SwapIo::TierBytes resident;
+    TierBytes resident{};
     std::vector<RunResult> results;
     std::vector<SwapIo::Counts> io;
     bool stopped = false;
@@ -297,7 +305,7 @@ RunResult simulate(const Workload& given, const EngineConfig& config, const Exec
         io.push_back(engine->io_counts());
         stopped = stopped || engine->stopped();
     }
-    if (!stopped) host.check_invariants(resident.host, resident.disk);
+    if (!stopped) host.check_invariants(resident);
     std::optional<NodeFigures> node;
     if (host.enabled()) node = node_figures(host, usage, results, io);
     if (node && dp) {

@@ -17,7 +17,7 @@ namespace memsim {
 
 class Clock;
 class TensorTable;
-class DiskQueue;
+class TransferQueue;
 class HostTier;
 class NodeUsage;
 class MemoryManager;
@@ -40,7 +40,7 @@ struct EngineContext {
     SwapIo& io;  // before the disk queue and the memory manager, which hold it by its interfaces
     HostTier& host;  // host RAM and the tiers' traffic (docs/tiers.md)
     NodeUsage& usage;  // the node's links and disks: what each request occupied
-    DiskQueue& disk;
+    TransferQueue& queue;  // the GPU's copy queue: every swap to and from every tier
     MemoryManager& memory;
     const PolicyView& view;
     SwapScheduler& swap;

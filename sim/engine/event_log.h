@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "models/alloc/allocator.h"
+#include "models/platform/tier.h"
 
 namespace memsim {
 
@@ -31,6 +32,26 @@ inline constexpr const char* kCollective = "collective";
 inline constexpr const char* kOffload = "offload";
 inline constexpr const char* kHostOptimizer = "host_optimizer";
 }  // namespace lane
+
+// What an activity's lane is, set where the activity is made: its lane string is the
+// rendering of it (swap_lane, NodeUsage's resource lanes), done once there, and the
+// outputs read these fields instead of decoding the string. Other: every lane without
+// a tier (compute, stall, ...; a collective's flow on a link is not keyed yet, found by
+// is_resource_lane).
+enum class LaneKind : std::uint8_t { Other, Swap, Link, Disk };
+// Out: from the GPU towards the tier (a swap-out, d2h, a disk write); In: back.
+enum class Direction : std::uint8_t { None, Out, In };
+struct LaneKey {
+    LaneKind kind = LaneKind::Other;
+    Direction direction = Direction::None;
+    TierId tier = kNoTier;  // a swap's tier; on a link, the tier of the request crossing it; on a disk, the disk
+};
+
+// The lane a swap's key renders to: "host_write", "disk_read", ...
+inline const char* swap_lane(const LaneKey& key) {
+    static constexpr const char* kLanes[kTierCount][2] = {{lane::kHostRead, lane::kHostWrite}, {lane::kDiskRead, lane::kDiskWrite}};
+    return kLanes[key.tier][key.direction == Direction::Out ? 1 : 0];
+}
 
 // A resource lane of the node (docs/tiers.md): "<link> d2h" / "<link> h2d" for the
 // time a request's flow was on a link of its route (GPU to host / host to GPU),
@@ -71,7 +92,17 @@ struct Activity {
     // stall waits for, the one a recomputation was started to regenerate (-1: unknown).
     int for_tensor = -1;
     int gpu = 0;  // the GPU whose run did it (docs/tiers.md; 0 on a single GPU)
+    LaneKey key{};  // what `lane` renders
 };
+
+// A swap's activity to (`write`) or from `tier`, its lane rendered from its key.
+inline Activity swap_activity(TierId tier, bool write, double start_ms, double end_ms, int op, std::string_view label,
+                              std::vector<int> tensors, std::uint64_t bytes) {
+    const LaneKey key{LaneKind::Swap, write ? Direction::Out : Direction::In, tier};
+    Activity a{swap_lane(key), start_ms, end_ms, op, label, std::move(tensors), bytes};
+    a.key = key;
+    return a;
+}
 
 struct Mark {
     std::string kind;  // one of mark::k*, or any new kind

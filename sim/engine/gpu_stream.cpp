@@ -34,7 +34,7 @@ GpuStream::GpuStream(const EngineContext& ctx)
       memory_(ctx.memory),
       io_(ctx.io),
       swap_(ctx.swap),
-      disk_(ctx.disk),
+      queue_(ctx.queue),
       clock_(ctx.clock),
       log_(ctx.log),
       collectives_(ctx.collectives),
@@ -56,7 +56,7 @@ void GpuStream::run() {
     }
     end_ms_ = clock_.now();
     if (collectives_) collectives_->ended(stopped_);
-    disk_.stop();  // a stopped run (oom, thrash, error) drops what is still queued
+    queue_.stop();  // a stopped run (oom, thrash, error) drops what is still queued
 }
 
 void GpuStream::run_step(const PlanStep& step) {
@@ -270,7 +270,7 @@ void GpuStream::finish_iteration() {
     // Outstanding I/O and collectives belong to the iteration.
     if (collectives_)
         for (TensorId t : collectives_->at_end(static_cast<int>(w_.ops.size()) - 1)) release(t, -1);
-    clock_.wait_until([&] { return disk_.idle(); }, static_cast<int>(w_.ops.size()) - 1, "waiting for the disk queue to drain");
+    clock_.wait_until([&] { return queue_.idle(); }, static_cast<int>(w_.ops.size()) - 1, "waiting for the disk queue to drain");
     io_.free_finished_writes(-1);
     // Everything still allocated (final outputs, parameters) is freed at the end.
     for (TensorId t = 0; t < tensors_.size(); ++t)

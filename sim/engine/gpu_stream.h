@@ -70,7 +70,7 @@ private:
     MemoryManager& memory_;
     SwapIo& io_;
     SwapScheduler& swap_;
-    DiskQueue& disk_;
+    TransferQueue& queue_;
     Clock& clock_;
     EventLog& log_;
     RankCollectives* collectives_;  // null unless the GPUs are data-parallel ranks

@@ -1,7 +1,6 @@
 #include "sim/engine/host_tier.h"
 
 #include <algorithm>
-#include <tuple>
 
 #include <fmt/format.h>
 
@@ -31,19 +30,24 @@ void HostTier::release(std::uint64_t bytes) {
 
 std::string HostTier::state_text() const {
     return fmt::format("host RAM holds {} B of {}: {} B of swapped tensors, {} B of bounce buffers", in_use_,
-                       capacity_ ? fmt::format("{} B", *capacity_) : std::string("unlimited"), host.resident, staged_bytes);
+                       capacity_ ? fmt::format("{} B", *capacity_) : std::string("unlimited"), tiers[kHostRamTier].resident,
+                       staged_bytes);
 }
 
-void HostTier::check_invariants(std::uint64_t resident_host, std::uint64_t resident_disk) const {
-    for (const auto& [name, c, found] : {std::tuple{"host RAM", host, resident_host}, std::tuple{"disk", disk, resident_disk}}) {
+void HostTier::check_invariants(const TierBytes& resident) const {
+    for (TierId t = 0; t < kTierCount; ++t) {
+        const TierCounts& c = tiers[t];
+        const std::string_view name = kTierNames[t];
+        const std::uint64_t found = resident[t];
         if (c.in != c.out + c.resident)
             throw InvariantError(fmt::format("{}: {} B in but {} B out + {} B resident", name, c.in, c.out, c.resident));
         if (c.resident != found)
             throw InvariantError(fmt::format("{}: {} B counted resident but its tensors hold {} B", name, c.resident, found));
     }
-    if (staged_bytes != 0 || in_use_ != host.resident)
+    const std::uint64_t tensors = tiers[kHostRamTier].resident;
+    if (staged_bytes != 0 || in_use_ != tensors)
         throw InvariantError(fmt::format("host RAM: {} B in use at the end, {} B of tensors, {} B of bounce buffers", in_use_,
-                                         host.resident, staged_bytes));
+                                         tensors, staged_bytes));
 }
 
 }  // namespace memsim

@@ -5,6 +5,7 @@
 // bytes resident (check_invariants).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "models/platform/platform_spec.h"
+#include "models/platform/tier.h"
 #include "sim/engine/event_log.h"
 
 namespace memsim {
@@ -40,15 +42,15 @@ public:
         std::uint64_t in = 0, out = 0, resident = 0;
         std::uint64_t read = 0;  // of `out`, read back to the GPU (the rest was dropped)
     };
-    TierCounts host, disk;
+    std::array<TierCounts, kTierCount> tiers;  // by tier id
     std::uint64_t staged_bytes = 0;  // bounce buffers now
     [[nodiscard]] std::uint64_t peak() const { return peak_; }
     [[nodiscard]] std::optional<std::uint64_t> capacity() const { return capacity_; }
     // Host RAM in use after each take and release, in order (for the event log).
     [[nodiscard]] std::vector<HostSample> take_samples() { return std::move(samples_); }
     // Per tier, bytes in = bytes out + resident, and the resident bytes equal those of the
-    // tensors `resident_host` / `resident_disk` found on the tier; throws InvariantError.
-    void check_invariants(std::uint64_t resident_host, std::uint64_t resident_disk) const;
+    // tensors found there (`resident`); throws InvariantError.
+    void check_invariants(const TierBytes& resident) const;
 
 private:
     bool enabled_;

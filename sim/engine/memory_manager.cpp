@@ -185,7 +185,7 @@ TensorId MemoryManager::choose_victim(const std::vector<TensorId>& candidates, i
 }
 
 void MemoryManager::evict(TensorId t, int op) {
-    const bool to_disk = policy_.hybrid ? swap_is_cheaper(view_, t) : policy_.spill;
+    const bool to_disk = policy_.hybrid ? swap_is_cheaper(view_, t, op) : policy_.spill;
     ++(to_disk ? evictions_.to_disk : evictions_.dropped);
     if (policy_.hybrid) ++(to_disk ? evictions_.hybrid_swapped : evictions_.hybrid_dropped);
     log_.mark(to_disk ? mark::kEvictToDisk : mark::kDrop, clock_.now(), op, t, w_.tensors[t].bytes);

@@ -174,12 +174,10 @@ void NodeUsage::check_log(const EventLog& log) const {
     std::map<std::string_view, std::size_t> index;
     for (std::size_t i = 0; i < lanes_.size(); ++i) index[lanes_[i].lane] = i;
     for (const Activity& a : log.activities) {
-        const bool host_write = a.lane == lane::kHostWrite, host_read = a.lane == lane::kHostRead;
-        const bool disk_write = a.lane == lane::kDiskWrite, disk_read = a.lane == lane::kDiskRead;
-        if (host_write || host_read || disk_write || disk_read) {
-            const bool write = host_write || disk_write;
+        if (a.key.kind == LaneKind::Swap) {
+            const bool write = a.key.direction == Direction::Out;
             for (const int l : route(a.gpu, write)) requested[static_cast<std::size_t>(l)] += a.bytes;
-            if (disk_write || disk_read) requested[static_cast<std::size_t>(disk_lane(a.gpu, write))] += a.bytes;
+            if (a.key.tier == kDiskTier) requested[static_cast<std::size_t>(disk_lane(a.gpu, write))] += a.bytes;
             continue;
         }
         if (!is_resource_lane(a.lane)) continue;

@@ -33,6 +33,11 @@ public:
     [[nodiscard]] int disk_lane(int gpu, bool write) const;
     [[nodiscard]] int lane_count() const { return static_cast<int>(lanes_.size()); }
     [[nodiscard]] const std::string& lane(int resource) const { return lanes_[static_cast<std::size_t>(resource)].lane; }
+    // What lane(resource) renders, crossed by a request to or from `tier`.
+    [[nodiscard]] LaneKey key(int resource, TierId tier) const {
+        const Lane& l = lanes_[static_cast<std::size_t>(resource)];
+        return {l.link ? LaneKind::Link : LaneKind::Disk, l.forward ? Direction::Out : Direction::In, l.link ? tier : kDiskTier};
+    }
     [[nodiscard]] const std::string& route_text(int gpu, bool write) const;  // "pcie0+switch0"
 
     // Resource `resource` was occupied from start_ms to end_ms by a request moving `bytes`.

@@ -6,16 +6,17 @@
 #include "models/recompute/eviction_heuristic.h"
 #include "models/swap/hybrid/swap_or_drop.h"
 #include "models/swap/victim/victim_rule.h"
-#include "sim/engine/disk_queue.h"
+#include "sim/engine/transfer_queue.h"
 #include "sim/engine/memory_manager.h"
 #include "sim/engine/semantics_rules.h"
+#include "sim/engine/swap_io.h"
 
 namespace memsim {
 
 class PolicyView final : public EvictionView, public VictimView, public SwapOrDropView {
 public:
     explicit PolicyView(const EngineContext& ctx)
-        : w_(ctx.workload), tensors_(ctx.tensors), rules_(ctx.rules), memory_(ctx.memory), disk_(ctx.disk),
+        : w_(ctx.workload), tensors_(ctx.tensors), rules_(ctx.rules), memory_(ctx.memory), queue_(ctx.queue), io_(ctx.io),
           speed_(ctx.config.platform.gpu_speed_scale) {}
 
     const Workload& workload() const override { return w_; }
@@ -33,14 +34,19 @@ public:
 
     double gpu_speed_scale() const override { return speed_; }
     std::optional<std::uint64_t> budget_bytes() const override { return memory_.budget(); }
-    double swap_round_trip_ms(TensorId t) const override { return disk_.round_trip_ms(w_.tensors[t].bytes); }
+    // To and from the tier the swap-out would go to now (host RAM when none can take it:
+    // the run stops there anyway).
+    double swap_round_trip_ms(TensorId t, int op) const override {
+        return queue_.round_trip_ms(w_.tensors[t].bytes, io_.tier_for(t, op).value_or(kHostRamTier));
+    }
 
 private:
     const Workload& w_;
     const TensorTable& tensors_;
     const SemanticsRules& rules_;
     const MemoryManager& memory_;
-    const DiskQueue& disk_;
+    const TransferQueue& queue_;
+    const SwapIo& io_;
     double speed_;
 };
 

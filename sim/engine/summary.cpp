@@ -34,8 +34,11 @@ std::string node_table(const NodeFigures& n) {
     std::string out = fmt::format("node       {} GPUs   step {:.3f} ms   host RAM peak {} B{}\n", n.gpus.size(), n.step_time_ms,
                                   n.host_peak_bytes,
                                   n.host_capacity_bytes ? fmt::format(" of {} B", *n.host_capacity_bytes) : std::string());
-    out += fmt::format("tiers      to host {} B   from host {} B   to disk {} B   from disk {} B\n", n.bytes_to_host,
-                       n.bytes_from_host, n.bytes_to_disk, n.bytes_from_disk);
+    out += "tiers     ";
+    for (TierId t = 0; t < kTierCount; ++t)
+        out += fmt::format("{}to {} {} B   from {} {} B", t == 0 ? " " : "   ", kTierKeys[t], n.tiers[t].bytes_in, kTierKeys[t],
+                           n.tiers[t].bytes_read);
+    out += "\n";
     if (n.data_parallel) out += fmt::format("parallel   {}\n", *n.data_parallel);
     for (std::size_t g = 0; g < n.gpus.size(); ++g) {
         out += fmt::format("gpu {:<6} [{}] {:.3f} ms   stall {:.3f} ms   written {} B   read {} B\n", g, n.gpus[g].status,
@@ -121,12 +124,12 @@ nlohmann::json to_json(const Summary& s) {
         j["step_time_ms"] = n.step_time_ms;
         j["host_peak_bytes"] = n.host_peak_bytes;
         j["host_capacity_bytes"] = or_null(n.host_capacity_bytes);
-        j["bytes_to_host"] = n.bytes_to_host;
-        j["bytes_from_host"] = n.bytes_from_host;
-        j["host_dropped_bytes"] = n.host_dropped_bytes;
-        j["bytes_to_disk"] = n.bytes_to_disk;
-        j["bytes_from_disk"] = n.bytes_from_disk;
-        j["disk_dropped_bytes"] = n.disk_dropped_bytes;
+        for (TierId t = 0; t < kTierCount; ++t) {
+            const std::string key(kTierKeys[t]);
+            j["bytes_to_" + key] = n.tiers[t].bytes_in;
+            j["bytes_from_" + key] = n.tiers[t].bytes_read;
+            j[key + "_dropped_bytes"] = n.tiers[t].dropped_bytes;
+        }
         if (n.data_parallel) j["data_parallel"] = *n.data_parallel;
         j["gpus"] = nlohmann::json::array();
         for (std::size_t g = 0; g < n.gpus.size(); ++g) {

@@ -2,6 +2,7 @@
 // scenario) and as a one-line human table; sweeps gather one row per point.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -13,6 +14,7 @@
 
 #include "models/alloc/allocator.h"
 #include "models/parallel/data_parallel.h"
+#include "models/platform/tier.h"
 #include "models/workload/tensor_role.h"
 
 namespace memsim {
@@ -22,8 +24,13 @@ struct NodeFigures {
     double step_time_ms = 0;  // the slowest GPU
     std::uint64_t host_peak_bytes = 0;  // host RAM: swapped tensors and bounce buffers
     std::optional<std::uint64_t> host_capacity_bytes;
-    std::uint64_t bytes_to_host = 0, bytes_from_host = 0, host_dropped_bytes = 0;
-    std::uint64_t bytes_to_disk = 0, bytes_from_disk = 0, disk_dropped_bytes = 0;
+    // Per tier (by id): bytes written to it, read back from it, and dropped there (their
+    // tensor released, or kept on the GPU after all): bytes_to_<key>, bytes_from_<key>,
+    // <key>_dropped_bytes in summary.json.
+    struct Tier {
+        std::uint64_t bytes_in = 0, bytes_read = 0, dropped_bytes = 0;
+    };
+    std::array<Tier, kTierCount> tiers{};
     // A data-parallel rank's figures (docs/parallel.md): the model state it holds of its
     // own shard, the bytes it sent in collectives, the time collectives it took part in
     // ran, and the time its GPU stream waited for one (exposed communication).

@@ -10,27 +10,33 @@
 namespace memsim {
 
 SwapIo::SwapIo(const EngineContext& ctx)
-    : w_(ctx.workload), tensors_(ctx.tensors), memory_(ctx.memory), disk_(ctx.disk), clock_(ctx.clock), log_(ctx.log),
+    : w_(ctx.workload), tensors_(ctx.tensors), memory_(ctx.memory), queue_(ctx.queue), clock_(ctx.clock), log_(ctx.log),
       rules_(ctx.rules), write_seq_(ctx.workload.tensors.size(), 0), host_(ctx.host),
       placement_(ctx.config.platform.has_host_tier() && ctx.config.make_placement ? ctx.config.make_placement() : nullptr),
-      bounce_(ctx.config.swap_path.bounce), copy_(ctx.workload.tensors.size(), Copy::None),
+      bounce_(ctx.config.swap_path.bounce), copy_(ctx.workload.tensors.size(), kNoTier),
       staged_(ctx.workload.tensors.size(), 0) {}
 
-bool SwapIo::place(TensorId t, int op) {
-    if (!placement_) return false;
+std::optional<TierId> SwapIo::tier_for(TensorId t, int op) const {
+    if (!placement_) return kDiskTier;
     const std::uint64_t bytes = w_.tensors[t].bytes;
     PlacementInput in{bytes, host_.free_bytes(), bounce_ ? bytes : 0, -1};
     if (tensors_.has_future_use(t)) in.ms_to_next_use = tensors_.ms_until_next_use(t, std::max(op, 0));
-    const std::optional<Tier> tier = placement_->place(in);
+    return placement_->place(in);
+}
+
+TierId SwapIo::place(TensorId t, int op) {
+    if (!placement_) return kDiskTier;
+    const std::uint64_t bytes = w_.tensors[t].bytes;
+    const std::optional<TierId> tier = tier_for(t, op);
     if (!tier)
         throw RunStopped{"host_full", fmt::format("op {}: tensor {} ({} B) does not fit in host RAM: {}", op, w_.tensors[t].name,
                                                   bytes, host_.state_text())};
-    if (*tier == Tier::Disk) {
+    if (*tier == kDiskTier) {
         stage(t, op, "its swap-out to disk");
-        return false;
+        return kDiskTier;
     }
     host_.take(bytes);
-    return true;
+    return *tier;
 }
 
 void SwapIo::stage(TensorId t, int op, const char* what) {
@@ -54,29 +60,27 @@ void SwapIo::unstage(TensorId t) {
 
 void SwapIo::drop_copy(TensorId t) {
     const std::uint64_t bytes = w_.tensors[t].bytes;
-    if (copy_[t] == Copy::Host) {
-        host_.host.out += bytes;
-        host_.host.resident -= bytes;
-        host_.release(bytes);
-    } else if (copy_[t] == Copy::Disk) {
-        host_.disk.out += bytes;
-        host_.disk.resident -= bytes;
+    if (copy_[t] != kNoTier) {
+        HostTier::TierCounts& tier = host_.tiers[copy_[t]];
+        tier.out += bytes;
+        tier.resident -= bytes;
+        if (copy_[t] == kHostRamTier) host_.release(bytes);
     }
-    copy_[t] = Copy::None;
-    tensors_[t].copy_on_host = false;
+    copy_[t] = kNoTier;
+    tensors_[t].copy_tier = kDiskTier;
 }
 
-SwapIo::TierBytes SwapIo::tier_resident() const {
-    TierBytes bytes;
+TierBytes SwapIo::tier_resident() const {
+    TierBytes bytes{};
     for (TensorId t = 0; t < static_cast<TensorId>(copy_.size()); ++t) {
-        if (copy_[t] == Copy::None) continue;
-        (copy_[t] == Copy::Host ? bytes.host : bytes.disk) += w_.tensors[t].bytes;
+        if (copy_[t] == kNoTier) continue;
+        bytes[copy_[t]] += w_.tensors[t].bytes;
         // On the GPU with a copy: only while the copy is being written or read back, or
         // written and waiting for its sync point to free the GPU's.
         const TensorState& st = tensors_[t];
         if (st.where == Where::Resident && !st.written && !st.writing && !st.reading)
-            throw InvariantError(fmt::format("tensor {} is on the GPU and has a swapped copy on {} with no transfer in flight",
-                                             w_.tensors[t].name, copy_[t] == Copy::Host ? "host RAM" : "the disk"));
+            throw InvariantError(fmt::format("tensor {} is on the GPU and has a swapped copy on tier '{}' with no transfer in flight",
+                                             w_.tensors[t].name, kTierNames[copy_[t]]));
     }
     return bytes;
 }
@@ -89,17 +93,16 @@ void SwapIo::write(TensorId t, int op) {
     write_seq_[t] = ++next_write_seq_;
     in_flight_writes_.emplace(next_write_seq_, t);
     drop_copy(t);  // a copy left from an earlier swap-out is replaced
-    const bool to_host = place(t, op);
-    st.copy_on_host = to_host;
-    disk_.enqueue(true, t, op, to_host);
+    st.copy_tier = place(t, op);
+    queue_.enqueue(true, t, op, st.copy_tier);
 }
 
 void SwapIo::read(TensorId t, int op) {
     memory_.allocate(t, op);  // memory is taken when the read is issued
     tensors_[t].reading = true;
-    const bool from_host = tensors_[t].copy_on_host;
-    if (!from_host) stage(t, op, "its swap-in from disk");
-    disk_.enqueue(false, t, op, from_host);
+    const TierId from = tensors_[t].copy_tier;
+    if (from == kDiskTier) stage(t, op, "its swap-in from disk");
+    queue_.enqueue(false, t, op, from);
 }
 
 void SwapIo::swap_in_now(TensorId t, int op) {
@@ -123,13 +126,13 @@ void SwapIo::end_write(TensorId t) {
 void SwapIo::use_in_place(TensorId t, int op) {
     TensorState& st = tensors_[t];
     set_keep_resident(t, true);
-    if (disk_.cancel_write(t)) {
+    if (queue_.cancel_write(t)) {
         st.writing = false;
         set_keep_resident(t, false);
         end_write(t);
         ++counts_.cancelled_writes;
-        if (st.copy_on_host) host_.release(w_.tensors[t].bytes);
-        st.copy_on_host = false;
+        if (st.copy_tier == kHostRamTier) host_.release(w_.tensors[t].bytes);
+        st.copy_tier = kDiskTier;
         unstage(t);
         log_.mark(mark::kCancelWrite, clock_.now(), op, t, w_.tensors[t].bytes);
     }
@@ -154,7 +157,7 @@ bool SwapIo::writes_will_free() const { return in_flight_writes_.size() > kept_w
 void SwapIo::on_io_done(const IoRequest& r) {
     TensorState& st = tensors_[r.tensor];
     unstage(r.tensor);
-    HostTier::TierCounts& tier = r.host ? host_.host : host_.disk;
+    HostTier::TierCounts& tier = host_.tiers[r.tier];
     if (r.write) {
         counts_.bytes_written += r.bytes;
         ++counts_.writes;
@@ -163,7 +166,7 @@ void SwapIo::on_io_done(const IoRequest& r) {
         end_write(r.tensor);
         tier.in += r.bytes;
         tier.resident += r.bytes;
-        copy_[r.tensor] = r.host ? Copy::Host : Copy::Disk;
+        copy_[r.tensor] = r.tier;
         if (st.keep_resident) {
             if (st.where == Where::Resident) drop_copy(r.tensor);  // needed again while it was written: it stays
             return;

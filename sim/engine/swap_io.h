@@ -12,7 +12,7 @@
 #include <map>
 #include <vector>
 
-#include "sim/engine/disk_queue.h"
+#include "sim/engine/transfer_queue.h"
 #include "sim/engine/memory_manager.h"
 #include "models/swap/placement/placement_rule.h"
 #include "sim/engine/host_tier.h"
@@ -38,12 +38,9 @@ public:
     // The tensor will not be read back (released, or resident after all): its swapped
     // copy, if any, leaves its tier.
     void drop_copy(TensorId t);
-    // The bytes of this GPU's tensors whose swapped copy is in host RAM / on the disk at
-    // the end; throws InvariantError for a tensor on the GPU that also has a copy with no
-    // transfer in flight (the node checks in = out + resident with the sums: HostTier).
-    struct TierBytes {
-        std::uint64_t host = 0, disk = 0;
-    };
+    // Per tier, the bytes of this GPU's tensors whose swapped copy is there at the end;
+    // throws InvariantError for a tensor on the GPU that also has a copy with no transfer
+    // in flight (the node checks in = out + resident with the sums: HostTier).
     [[nodiscard]] TierBytes tier_resident() const;
     // What the swap side moved: the summary's swap counters.
     struct Counts {
@@ -54,17 +51,20 @@ public:
     };
     [[nodiscard]] const Counts& counts() const { return counts_; }
 
+    // The tier a swap-out of `t` issued now at `op` would go to (the placement rule on the
+    // node, the disk without one); none when the rule's only tier cannot take it.
+    [[nodiscard]] std::optional<TierId> tier_for(TensorId t, int op) const;
+
     void spill(TensorId t, int op) override;
     [[nodiscard]] bool writes_will_free() const override;
     void on_io_done(const IoRequest& r) override;
 
 private:
     void end_write(TensorId t);
-    // The tier of a swap-out on the node (takes its host RAM); false: the disk.
-    bool place(TensorId t, int op);
+    // The tier of a swap-out (on the node, takes its host RAM).
+    TierId place(TensorId t, int op);
     void stage(TensorId t, int op, const char* what);  // a bounce buffer for a disk transfer
     void unstage(TensorId t);
-    enum class Copy : std::uint8_t { None, Host, Disk };
     // Every change of keep_resident goes through here: kept_writes_ counts the writes in
     // flight whose tensor stays (so writes_will_free() is O(1), not a scan).
     void set_keep_resident(TensorId t, bool keep);
@@ -72,7 +72,7 @@ private:
     const Workload& w_;
     TensorTable& tensors_;
     MemoryManager& memory_;
-    DiskQueue& disk_;
+    TransferQueue& queue_;
     Clock& clock_;
     EventLog& log_;
     SemanticsRules& rules_;
@@ -85,7 +85,7 @@ private:
     HostTier& host_;
     std::unique_ptr<PlacementRule> placement_;  // on the node only
     bool bounce_;
-    std::vector<Copy> copy_;        // per tensor: the tier holding its completed swapped copy
+    std::vector<TierId> copy_;      // per tensor: the tier holding its completed swapped copy (kNoTier: none)
     std::vector<char> staged_;      // per tensor: a bounce buffer is held for its transfer
 };
 

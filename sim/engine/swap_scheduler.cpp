@@ -81,7 +81,7 @@ double ReadQueueView::group_read_ms_later(int consumer) const {
     for (TensorId t : plan_.in_for[consumer]) {
         const TensorState& st = tensors_[t];
         if ((st.where == Where::OnDisk && !st.reading) || (st.writing && !st.keep_resident))
-            ms += disk_.read_ms(w_.tensors[t].bytes, st.copy_on_host);
+            ms += queue_.read_ms(w_.tensors[t].bytes, st.copy_tier);
     }
     return ms;
 }
@@ -100,7 +100,7 @@ std::uint64_t ReadQueueView::group_bytes(int consumer) const {
 double ReadQueueView::group_read_ms(int consumer) const {
     double ms = 0;
     for (TensorId t : plan_.in_for[consumer])
-        if (tensors_[t].where == Where::OnDisk) ms += disk_.read_ms(w_.tensors[t].bytes, tensors_[t].copy_on_host);
+        if (tensors_[t].where == Where::OnDisk) ms += queue_.read_ms(w_.tensors[t].bytes, tensors_[t].copy_tier);
     return ms;
 }
 

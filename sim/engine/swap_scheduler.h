@@ -23,15 +23,15 @@ class GpuStream;
 class ReadQueueView final : public PrefetchView {
 public:
     ReadQueueView(const EngineContext& ctx, const SwapPlan& plan)
-        : w_(ctx.workload), tensors_(ctx.tensors), memory_(ctx.memory), disk_(ctx.disk), clock_(ctx.clock), plan_(plan),
+        : w_(ctx.workload), tensors_(ctx.tensors), memory_(ctx.memory), queue_(ctx.queue), clock_(ctx.clock), plan_(plan),
           speed_(ctx.config.platform.gpu_speed_scale), no_prefetch_peak_(ctx.config.no_prefetch_peak) {}
 
     double now_ms() const override { return clock_.now(); }
     int op_count() const override { return static_cast<int>(w_.ops.size()); }
     double op_ms(int op) const override { return w_.ops[op].cost_ms / speed_; }
     double compute_between(int from, int to) const override { return tensors_.compute_between(from, to); }
-    bool disk_idle() const override { return disk_.idle(); }
-    double disk_free_at_ms() const override { return disk_.free_at_ms(); }
+    bool disk_idle() const override { return queue_.idle(); }
+    double disk_free_at_ms() const override { return queue_.free_at_ms(); }
     double group_read_ms(int consumer) const override;
     bool group_fits(int consumer) const override;
     double group_read_ms_later(int consumer) const override;
@@ -49,7 +49,7 @@ private:
     const Workload& w_;
     const TensorTable& tensors_;
     const MemoryManager& memory_;
-    const DiskQueue& disk_;
+    const TransferQueue& queue_;
     const Clock& clock_;
     const SwapPlan& plan_;
     double speed_;

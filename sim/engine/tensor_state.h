@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/platform/tier.h"
 #include "models/workload/exec_plan.h"
 #include "models/workload/workload.h"
 #include "sim/engine/evictable_order.h"
@@ -22,7 +23,7 @@ struct TensorState {
     bool reading = false;         // read queued or in flight; memory already allocated
     bool released = false;        // its last use is behind it
     bool has_disk_copy = false;
-    bool copy_on_host = false;    // its swapped copy (written or being written) is in host RAM, not on the disk
+    TierId copy_tier = kDiskTier;  // where its swapped copy (written or being written) is
     int locks = 0;
     double last_access_ms = 0;
     int recomputes = 0;

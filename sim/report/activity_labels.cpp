@@ -65,10 +65,11 @@ std::vector<int> subject_tensors(const Activity& a) {
 
 std::string activity_label(const Activity& a, const TensorNames& names) {
     const std::vector<int> subject = subject_tensors(a);
-    const bool host = a.lane == lane::kHostWrite || a.lane == lane::kHostRead;  // host RAM (docs/tiers.md)
-    if (a.lane == lane::kDiskWrite || a.lane == lane::kDiskRead || host) {
-        const bool write = a.lane == lane::kDiskWrite || a.lane == lane::kHostWrite;
-        const char* verb = host ? (write ? "swap out to host RAM" : "swap in from host RAM") : write ? "swap out" : "swap in";
+    if (a.key.kind == LaneKind::Swap) {
+        const bool write = a.key.direction == Direction::Out;
+        // The disk is the tier a swap goes to without a node: its verb names no tier.
+        const std::string verb = a.key.tier == kDiskTier ? (write ? "swap out" : "swap in")
+                                                         : fmt::format("{} {}", write ? "swap out to" : "swap in from", kTierNames[a.key.tier]);
         // The engine names a disk activity's tensor in `label`: that serves when the workload is not at hand.
         const bool label_is_name = !names.knows_names() && subject.size() == 1 && !a.label.empty();
         const std::string what = label_is_name || subject.empty() ? fmt::format("tensor {}", a.label) : names.list(subject);

@@ -81,8 +81,8 @@ nlohmann::json chrome_trace(const EventLog& log, const Workload* workload) {
     // Complete events on one track must not partly overlap (viewers expect them nested). The
     // known lanes never overlap; a lane that does (a new kind, concurrent transfers) gets extra
     // tracks "name (2)", "name (3)", each activity on the first track free at its start.
-    using LaneKey = std::pair<int, std::string>;  // process, lane
-    std::map<LaneKey, std::vector<double>> track_ends;  // per lane: when each of its tracks is free
+    using ProcessLane = std::pair<int, std::string>;  // process, lane
+    std::map<ProcessLane, std::vector<double>> track_ends;  // per lane: when each of its tracks is free
     std::vector<std::size_t> track_of(log.activities.size(), 0);
     for (std::size_t index : order) {
         const Activity& a = log.activities[index];
@@ -101,7 +101,7 @@ nlohmann::json chrome_trace(const EventLog& log, const Workload* workload) {
         for (int g = 0; g < log.gpus; ++g) process_names.emplace_back(processes.gpu(g), "GPU " + std::to_string(g));
         process_names.emplace_back(processes.node_pid, "node");
     }
-    std::map<LaneKey, int> first_tid_of_lane;
+    std::map<ProcessLane, int> first_tid_of_lane;
     for (const auto& [pid, process_name] : process_names) {
         events.push_back(metadata("process_name", pid, kCounterTid, {{"name", process_name}}));
         if (processes.node) events.push_back(metadata("process_sort_index", pid, kCounterTid, {{"sort_index", pid}}));

@@ -16,21 +16,20 @@ public:
 
     [[nodiscard]] std::string activity(const Activity& a) {
         if (!log_.node) return "";
-        const bool host = a.lane == lane::kHostWrite || a.lane == lane::kHostRead;
-        const bool disk = a.lane == lane::kDiskWrite || a.lane == lane::kDiskRead;
-        if (host || disk) {
-            request_tier_ = host ? "host" : "disk";
-            const bool write = a.lane == lane::kHostWrite || a.lane == lane::kDiskWrite;
+        if (a.key.kind == LaneKind::Swap) {
+            request_tier_ = kTierKeys[a.key.tier];
+            const bool write = a.key.direction == Direction::Out;
             const auto g = static_cast<std::size_t>(a.gpu);
             const std::vector<std::string>& routes = write ? log_.route_d2h : log_.route_h2d;
             return row(std::to_string(a.gpu), request_tier_, g < routes.size() ? routes[g] : "");
         }
         if (is_resource_lane(a.lane)) {
-            // "pcie0 d2h" -> pcie0; a disk's lane is the disk tier, a link's that of the
-            // request it follows in the log.
+            // "pcie0 d2h" -> pcie0; the tier its key names (a disk's lane is the disk tier,
+            // a link's that of the request crossing it); a collective's flow, not keyed,
+            // that of the request before it in the log.
             const std::string_view name = a.lane.substr(0, a.lane.rfind(' '));
-            const bool disk_lane = a.lane.ends_with(" write") || a.lane.ends_with(" read");
-            return row(std::to_string(a.gpu), disk_lane ? "disk" : request_tier_, csv_field(name));
+            const std::string_view tier = a.key.tier != kNoTier ? kTierKeys[a.key.tier] : request_tier_;
+            return row(std::to_string(a.gpu), tier, csv_field(name));
         }
         return row(std::to_string(a.gpu), "", "");
     }

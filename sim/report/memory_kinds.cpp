@@ -62,8 +62,8 @@ std::vector<MemoryByKindRow> memory_by_kind(const EventLog& log, const Workload&
     }
     for (auto& [t, times] : taken_at) std::sort(times.begin(), times.end());
     for (const Activity& a : log.activities) {
-        const bool write = a.lane == lane::kDiskWrite || a.lane == lane::kHostWrite;
-        const bool read = a.lane == lane::kDiskRead || a.lane == lane::kHostRead;
+        const bool write = a.key.kind == LaneKind::Swap && a.key.direction == Direction::Out;
+        const bool read = a.key.kind == LaneKind::Swap && a.key.direction == Direction::In;
         if ((!write && !read) || a.tensors.size() != 1 || !known(a.tensors[0]) || a.gpu != 0) continue;
         const int t = a.tensors[0];
         double begin = a.start_ms;

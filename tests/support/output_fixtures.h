@@ -45,7 +45,7 @@ inline EventLog journey_log() {
     take(2, 3, 4000);
     take(2, 5, 500);
     log.mark(mark::kEvictToDisk, 2, 1, 2, 4000);
-    log.add({lane::kDiskWrite, 2, 5, 1, "a1", {2}, 4000});
+    log.add(swap_activity(kDiskTier, true, 2, 5, 1, "a1", {2}, 4000));
     log.mark(mark::kCancelWrite, 3, 1, 3, 4000);
     log.add({lane::kCompute, 2, 4, 1, "relu", {3}, 0});
     give(4, 5, 500);
@@ -55,7 +55,7 @@ inline EventLog journey_log() {
     give(5, 2, 4000);  // the write ended: a1 is on disk
     take(5, 2, 4000);  // its read is issued at once and takes the memory back
     log.add({lane::kStall, 5, 7, 2, "waiting for a swap-in", {2}, 0});
-    log.add({lane::kDiskRead, 5.5, 7, 2, "a1", {2}, 4000});
+    log.add(swap_activity(kDiskTier, false, 5.5, 7, 2, "a1", {2}, 4000));
     take(7, 3, 4000);
     Activity recompute{lane::kRecompute, 7, 9, 1, "relu", {3}, 0};
     recompute.for_tensor = 3;

@@ -40,9 +40,9 @@ std::uint64_t regeneration_peak_bytes(const SwapOrDropView& view, TensorId t) {
     return peak[t];
 }
 
-bool swap_is_cheaper(const SwapOrDropView& view, TensorId t) {
+bool swap_is_cheaper(const SwapOrDropView& view, TensorId t, int op) {
     const Workload& w = view.workload();
-    const double swap_ms = view.swap_round_trip_ms(t);
+    const double swap_ms = view.swap_round_trip_ms(t, op);
     double recompute_ms = view.compute_cost_ms(t);
     const int p = w.tensors[t].producer;
     if (p != kNoOp)

@@ -19,9 +19,9 @@ public:
     [[nodiscard]] virtual double compute_cost_ms(TensorId t) const = 0;  // its producer's cost (speed scale 1)
     [[nodiscard]] virtual double gpu_speed_scale() const = 0;
     [[nodiscard]] virtual std::optional<std::uint64_t> budget_bytes() const = 0;
-    // The disk queue's own prediction: the wait until it drains plus the tensor's write
-    // and its later read.
-    [[nodiscard]] virtual double swap_round_trip_ms(TensorId t) const = 0;
+    // The copy queue's own prediction for a swap-out at `op`: the wait until it drains plus
+    // the tensor's write and its later read, to and from the tier it would go to.
+    [[nodiscard]] virtual double swap_round_trip_ms(TensorId t, int op) const = 0;
 };
 
 // The bytes a recomputation of `t` holds at once, at least: the engine regenerates depth
@@ -36,6 +36,6 @@ std::uint64_t regeneration_peak_bytes(const SwapOrDropView& view, TensorId t);
 // not resident now (one level). Ties recompute. A drop whose regeneration cannot fit in
 // the budget at all (regeneration_peak_bytes above it) is swapped whatever the times:
 // dropped, it would end the run out of memory when it is needed (docs/swap.md, "Hybrid").
-bool swap_is_cheaper(const SwapOrDropView& view, TensorId t);
+bool swap_is_cheaper(const SwapOrDropView& view, TensorId t, int op);
 
 }  // namespace memsim

@@ -7,7 +7,7 @@ namespace {
 
 class DiskPlacement final : public PlacementRule {
 public:
-    [[nodiscard]] std::optional<Tier> place(const PlacementInput&) const override { return Tier::Disk; }
+    [[nodiscard]] std::optional<TierId> place(const PlacementInput&) const override { return kDiskTier; }
 };
 
 }  // namespace

@@ -7,8 +7,8 @@ namespace {
 
 class HostPlacement final : public PlacementRule {
 public:
-    [[nodiscard]] std::optional<Tier> place(const PlacementInput& in) const override {
-        if (in.bytes <= in.host_free) return Tier::Host;
+    [[nodiscard]] std::optional<TierId> place(const PlacementInput& in) const override {
+        if (in.bytes <= in.host_free) return kHostRamTier;
         return std::nullopt;
     }
 };

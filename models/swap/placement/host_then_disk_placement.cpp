@@ -8,8 +8,8 @@ namespace {
 
 class HostThenDiskPlacement final : public PlacementRule {
 public:
-    [[nodiscard]] std::optional<Tier> place(const PlacementInput& in) const override {
-        return in.bytes + in.staging_bytes <= in.host_free ? Tier::Host : Tier::Disk;
+    [[nodiscard]] std::optional<TierId> place(const PlacementInput& in) const override {
+        return in.bytes + in.staging_bytes <= in.host_free ? kHostRamTier : kDiskTier;
     }
 };
 

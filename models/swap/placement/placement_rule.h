@@ -9,11 +9,10 @@
 #include <optional>
 #include <span>
 
+#include "models/platform/tier.h"
 #include "models/policy_table.h"
 
 namespace memsim {
-
-enum class Tier { Host, Disk };
 
 struct PlacementInput {
     std::uint64_t bytes = 0;
@@ -29,7 +28,7 @@ public:
     virtual ~PlacementRule() = default;
     // The tier, or none when the rule's only tier cannot take the tensor (the engine
     // stops the run with the tensor, its size and the host's state).
-    [[nodiscard]] virtual std::optional<Tier> place(const PlacementInput& in) const = 0;
+    [[nodiscard]] virtual std::optional<TierId> place(const PlacementInput& in) const = 0;
 };
 
 // Whether a rule may put tensors in host RAM (it needs platform.host.link).

@@ -40,8 +40,12 @@ public:
         : w_(w), windows_(feature_map_windows(w)), n_(static_cast<int>(w.ops.size())), time_before_(w.ops.size() + 1, 0.0) {
         for (int i = 0; i < n_; ++i) time_before_[i + 1] = time_before_[i] + w.ops[i].cost_ms / in.gpu_speed_scale;
         for (const FeatureMapWindow& win : windows_) {
-            write_ms_.push_back(in.disk.write_ms(w.tensors[win.tensor].bytes));
-            read_ms_.push_back(in.disk.read_ms(w.tensors[win.tensor].bytes));
+            const std::uint64_t bytes = w.tensors[win.tensor].bytes;
+            // Its next use as the placement sees it at the swap-out, after op out_op.
+            const double next_use_ms = win.in_op < 0 ? -1 : time_before_[win.in_op] - time_before_[win.out_op + 1];
+            const TransferModel tier = in.tier(bytes, next_use_ms);
+            write_ms_.push_back(tier.write_ms(bytes));
+            read_ms_.push_back(tier.read_ms(bytes));
         }
     }
 

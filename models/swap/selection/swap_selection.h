@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -18,12 +19,20 @@
 
 namespace memsim {
 
-// What a selection plans from besides the workload (bandwidth-aware selections time
-// their I/O with the disk's transfer model).
+// What a selection plans from besides the workload. Bandwidth-aware selections time a
+// swap with the transfer model of the tier the tensor goes to: `disk` for every tensor,
+// or on the node of docs/tiers.md `tier_of` (the placement rule's pick for a tensor of
+// `bytes` whose next use is `ms_to_next_use` of compute after its swap-out, -1 never,
+// with every tier empty: the plan does not know what others will hold then).
 struct SelectionInputs {
     std::optional<std::uint64_t> budget;
     TransferModel disk{DiskSpec{}};
     double gpu_speed_scale = 1.0;
+    std::function<TransferModel(std::uint64_t bytes, double ms_to_next_use)> tier_of;
+
+    [[nodiscard]] TransferModel tier(std::uint64_t bytes, double ms_to_next_use) const {
+        return tier_of ? tier_of(bytes, ms_to_next_use) : disk;
+    }
 };
 
 // What a selection needs and does at run time, written in its row: the scenario checks

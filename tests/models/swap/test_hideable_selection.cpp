@@ -26,7 +26,7 @@ Workload three_maps() {
 }
 
 SwapPlan hideable(const Workload& w, std::optional<std::uint64_t> budget, double bytes_per_s = 100000) {
-    const SelectionInputs in{budget, TransferModel({bytes_per_s, bytes_per_s, 0, 0}), 1.0};
+    const SelectionInputs in{budget, TransferModel({bytes_per_s, bytes_per_s, 0, 0}), 1.0, {}};
     return make_swap_selection(*find_row(swap_selections(), "hideable"))->plan(w, in);
 }
 

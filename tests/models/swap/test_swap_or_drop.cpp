@@ -25,7 +25,7 @@ struct FakeState final : SwapOrDropView {
     }
     double gpu_speed_scale() const override { return speed; }
     std::optional<std::uint64_t> budget_bytes() const override { return budget; }
-    double swap_round_trip_ms(TensorId) const override { return round_trip; }
+    double swap_round_trip_ms(TensorId, int) const override { return round_trip; }
 };
 
 // Ops 0..4 costing 1, 2, 4, 8, 16 ms: op k makes tensor k+1 from tensor k (tensor 0 an
@@ -80,22 +80,22 @@ TEST_CASE("hybrid rule: swap when the round trip is below the recompute cost at 
     FakeState s = chain();
     s.at[4] = At::Gone;  // recomputing tensor 5: op 4 (16 ms) + tensor 4's producer (8 ms)
     s.round_trip = 23.9;
-    CHECK(swap_is_cheaper(s, 5));
+    CHECK(swap_is_cheaper(s, 5, 0));
     s.round_trip = 24.0;
-    CHECK_FALSE(swap_is_cheaper(s, 5));
+    CHECK_FALSE(swap_is_cheaper(s, 5, 0));
     s.speed = 2;  // a device twice as fast: 12 ms
     s.round_trip = 12.5;
-    CHECK_FALSE(swap_is_cheaper(s, 5));
+    CHECK_FALSE(swap_is_cheaper(s, 5, 0));
     s.round_trip = 11.5;
-    CHECK(swap_is_cheaper(s, 5));
+    CHECK(swap_is_cheaper(s, 5, 0));
     // Sizes 2^k: the regeneration of tensor 5 holds 52 B. A 60 B budget lets it drop; at
     // 51 B it would never be regenerated: swapped although the disk is slower.
     for (TensorId t = 0; t <= 5; ++t) s.w.tensors[static_cast<std::size_t>(t)].bytes = 1u << t;
     s.round_trip = 100;
     s.budget = 60;
-    CHECK_FALSE(swap_is_cheaper(s, 5));
+    CHECK_FALSE(swap_is_cheaper(s, 5, 0));
     s.budget = 51;
-    CHECK(swap_is_cheaper(s, 5));
+    CHECK(swap_is_cheaper(s, 5, 0));
     s.budget.reset();  // no budget (a cap elsewhere): time alone
-    CHECK_FALSE(swap_is_cheaper(s, 5));
+    CHECK_FALSE(swap_is_cheaper(s, 5, 0));
 }

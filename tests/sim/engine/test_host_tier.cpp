@@ -20,10 +20,10 @@ PlatformSpec node() {
 
 TEST_CASE("host tier: balanced books pass the invariants") {
     HostTier tier(node());
-    tier.disk.in = 300;
-    tier.disk.out = 100;
-    tier.disk.resident = 200;
-    CHECK_NOTHROW(tier.check_invariants(0, 200));
+    tier.tiers[kDiskTier].in = 300;
+    tier.tiers[kDiskTier].out = 100;
+    tier.tiers[kDiskTier].resident = 200;
+    CHECK_NOTHROW(tier.check_invariants({0, 200}));
     CHECK(tier.free_bytes() == 4096);
     CHECK(tier.fits(4096));
     CHECK_FALSE(tier.fits(4097));
@@ -31,19 +31,19 @@ TEST_CASE("host tier: balanced books pass the invariants") {
 
 TEST_CASE("host tier: bytes lost or counted twice are an invariant error naming the tier") {
     HostTier tier(node());
-    tier.disk.in = 300;
-    tier.disk.out = 100;
-    tier.disk.resident = 100;  // 100 B went nowhere
-    CHECK_THROWS_WITH(tier.check_invariants(0, 100), Catch::Contains("disk: 300 B in but 100 B out + 100 B resident"));
+    tier.tiers[kDiskTier].in = 300;
+    tier.tiers[kDiskTier].out = 100;
+    tier.tiers[kDiskTier].resident = 100;  // 100 B went nowhere
+    CHECK_THROWS_WITH(tier.check_invariants({0, 100}), Catch::Contains("disk: 300 B in but 100 B out + 100 B resident"));
     HostTier other(node());
-    other.disk.in = 300;
-    other.disk.resident = 300;
+    other.tiers[kDiskTier].in = 300;
+    other.tiers[kDiskTier].resident = 300;
     // The counters balance, but the tensors hold only 200 B there.
-    CHECK_THROWS_WITH(other.check_invariants(0, 200), Catch::Contains("disk: 300 B counted resident but its tensors hold 200 B"));
+    CHECK_THROWS_WITH(other.check_invariants({0, 200}), Catch::Contains("disk: 300 B counted resident but its tensors hold 200 B"));
 }
 
 TEST_CASE("host tier: a bounce buffer left at the end is an invariant error") {
     HostTier tier(node());
     tier.staged_bytes = 10;
-    CHECK_THROWS_WITH(tier.check_invariants(0, 0), Catch::Contains("10 B of bounce buffers"));
+    CHECK_THROWS_WITH(tier.check_invariants({0, 0}), Catch::Contains("10 B of bounce buffers"));
 }

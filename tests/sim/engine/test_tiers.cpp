@@ -45,9 +45,9 @@ TEST_CASE("tiers: host placement moves swaps over the PCIe link at its bandwidth
     CHECK(r.summary.stall_ms == Approx(1.02).epsilon(1e-12));
     REQUIRE(r.summary.node);
     CHECK(r.summary.node->step_time_ms == r.summary.time_ms);
-    CHECK(r.summary.node->bytes_to_host == 1010);
-    CHECK(r.summary.node->bytes_from_host == 1010);
-    CHECK(r.summary.node->bytes_to_disk == 0);
+    CHECK(r.summary.node->tiers[kHostRamTier].bytes_in == 1010);
+    CHECK(r.summary.node->tiers[kHostRamTier].bytes_read == 1010);
+    CHECK(r.summary.node->tiers[kDiskTier].bytes_in == 0);
     // t0 is taken at 5 and t1 at 25; t0 leaves at 26.01, t1 at 26.02.
     CHECK(r.summary.node->host_peak_bytes == 1010);
     CHECK(host_bytes_at(r, 24.9) == 1000);
@@ -64,9 +64,9 @@ TEST_CASE("tiers: a swap-out that does not fit spills to the disk and comes back
     test::check_golden_run("timelines/tiers/spill_direct", r);
     CHECK(r.summary.time_ms == Approx(31.2).epsilon(1e-12));
     REQUIRE(r.summary.node);
-    CHECK(r.summary.node->bytes_to_host == 1000);
-    CHECK(r.summary.node->bytes_to_disk == 10);
-    CHECK(r.summary.node->bytes_from_disk == 10);
+    CHECK(r.summary.node->tiers[kHostRamTier].bytes_in == 1000);
+    CHECK(r.summary.node->tiers[kDiskTier].bytes_in == 10);
+    CHECK(r.summary.node->tiers[kDiskTier].bytes_read == 10);
     CHECK(r.summary.node->host_peak_bytes == 1000);
 }
 
@@ -80,8 +80,8 @@ TEST_CASE("tiers: the bounce buffer holds host RAM from a disk swap's issue to i
     test::check_golden_run("timelines/tiers/bounce_buffer", r);
     CHECK(r.summary.time_ms == Approx(41.02).epsilon(1e-12));
     REQUIRE(r.summary.node);
-    CHECK(r.summary.node->bytes_to_disk == 1000);
-    CHECK(r.summary.node->bytes_to_host == 10);
+    CHECK(r.summary.node->tiers[kDiskTier].bytes_in == 1000);
+    CHECK(r.summary.node->tiers[kHostRamTier].bytes_in == 10);
     CHECK(host_bytes_at(r, 4.9) == 0);
     CHECK(host_bytes_at(r, 5.0) == 1000);
     CHECK(host_bytes_at(r, 15.9) == 1000);
@@ -105,8 +105,8 @@ TEST_CASE("tiers: a host link with the disk placement takes the disk through the
     const RunResult r = run(overlap_trace(), "{swap: {mode: async}}");
     CHECK(r.summary.time_ms == Approx(41.22).epsilon(1e-12));
     REQUIRE(r.summary.node);
-    CHECK(r.summary.node->bytes_to_disk == 1010);
-    CHECK(r.summary.node->bytes_to_host == 0);
+    CHECK(r.summary.node->tiers[kDiskTier].bytes_in == 1010);
+    CHECK(r.summary.node->tiers[kHostRamTier].bytes_in == 0);
 }
 
 namespace {
@@ -145,7 +145,7 @@ TEST_CASE("tiers: two GPUs writing X bytes each through one switch uplink of ban
     CHECK(two.summary.node->gpus[0].time_ms == Approx(32.04).epsilon(1e-12));
     CHECK(two.summary.node->gpus[1].time_ms == Approx(32.04).epsilon(1e-12));
     CHECK(two.summary.node->step_time_ms == Approx(32.04).epsilon(1e-12));
-    CHECK(two.summary.node->bytes_to_host == 2020);
+    CHECK(two.summary.node->tiers[kHostRamTier].bytes_in == 2020);
     CHECK(two.summary.node->host_peak_bytes == 2020);
 }
 
@@ -168,7 +168,7 @@ TEST_CASE("tiers: two GPUs writing to one disk share it") {
                                  "host: {link: {bandwidth: 1000000B/s}}, gpus: 2");
     CHECK(first_in_lane(r, "disk_write").end_ms == Approx(25.0).epsilon(1e-12));
     REQUIRE(r.summary.node);
-    CHECK(r.summary.node->bytes_to_disk == 2020);
+    CHECK(r.summary.node->tiers[kDiskTier].bytes_in == 2020);
 }
 
 TEST_CASE("tiers: with platform.disks each GPU swaps to its own disk") {

@@ -45,7 +45,7 @@ TEST_CASE("tiers file: two GPUs through one uplink from a platform file give the
     CHECK(r.summary.node->gpus[0].time_ms == Approx(32.04).epsilon(1e-12));
     CHECK(r.summary.node->gpus[1].time_ms == Approx(32.04).epsilon(1e-12));
     CHECK(r.summary.node->step_time_ms == Approx(32.04).epsilon(1e-12));
-    CHECK(r.summary.node->bytes_to_host == 2020);
+    CHECK(r.summary.node->tiers[kHostRamTier].bytes_in == 2020);
 }
 
 TEST_CASE("tiers file: a disk's latency comes from its props, and two GPUs share the disk") {
@@ -60,7 +60,7 @@ TEST_CASE("tiers file: a disk's latency comes from its props, and two GPUs share
     CHECK(first_in_lane(r, "disk_write").start_ms == Approx(5.0).epsilon(1e-12));
     CHECK(first_in_lane(r, "disk_write").end_ms == Approx(26.0).epsilon(1e-12));
     REQUIRE(r.summary.node);
-    CHECK(r.summary.node->bytes_to_disk == 2000);
+    CHECK(r.summary.node->tiers[kDiskTier].bytes_in == 2000);
 }
 
 TEST_CASE("tiers file: in a Floyd zone SimGrid takes the declared route as memsim read it, latencies included") {

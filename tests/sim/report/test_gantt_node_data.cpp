@@ -24,8 +24,8 @@ nlohmann::json page_json(const std::string& html) {
 EventLog host_log() {
     EventLog log;
     log.add({lane::kCompute, 0.0, 4.0, 0, "conv", {1}, 1024});
-    log.add({lane::kHostWrite, 1.0, 2.0, 0, "", {1}, 1024});
-    log.add({lane::kHostRead, 3.0, 4.0, 0, "", {1}, 1024});
+    log.add(swap_activity(kHostRamTier, true, 1.0, 2.0, 0, "", {1}, 1024));
+    log.add(swap_activity(kHostRamTier, false, 3.0, 4.0, 0, "", {1}, 1024));
     log.sample(0.0, 1024, 1024, 1024);
     log.host_memory = {{1.0, 1024}, {4.0, 0}};
     log.node = true;

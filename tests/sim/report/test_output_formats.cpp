@@ -23,9 +23,9 @@ namespace {
 EventLog tiny_log() {
     EventLog log;
     log.add({lane::kCompute, 0.0, 1.5, 0, "conv1", {1, 2}, 1024});
-    log.add({lane::kDiskWrite, 1.5, 2.25, 0, "t,1", {1}, 512});  // the engine names a disk activity's tensor
+    log.add(swap_activity(kDiskTier, true, 1.5, 2.25, 0, "t,1", {1}, 512));  // the engine names a disk activity's tensor
     log.add({lane::kCompute, 1.5, 3.0, 1, "conv1_grad", {2, 3}, 2048});
-    log.add({lane::kDiskRead, 2.25, 2.5, 1, "t\"1\"", {1}, 512});
+    log.add(swap_activity(kDiskTier, false, 2.25, 2.5, 1, "t\"1\"", {1}, 512));
     log.mark(mark::kCancelWrite, 2.0, 1, 1, 512);
     log.sample(0.0, 1024, 1024, 1024);
     log.sample(1.5, 3072, 2048, 3072);

@@ -26,9 +26,9 @@ EventLog small_log() {
     EventLog log;
     log.add({lane::kCompute, 0.0, 2.0, 0, "conv1", {1, 2}, 4096});
     log.add({lane::kCompute, 2.0, 5.0, 1, "relu1", {2, 3}, 4096});
-    log.add({lane::kDiskWrite, 2.0, 4.0, 0, "t2", {2}, 4096});
+    log.add(swap_activity(kDiskTier, true, 2.0, 4.0, 0, "t2", {2}, 4096));
     log.add({lane::kStall, 5.0, 6.0, 2, "waiting for a swap-in", {2}, 0});
-    log.add({lane::kDiskRead, 4.5, 6.0, 2, "t2", {2}, 4096});
+    log.add(swap_activity(kDiskTier, false, 4.5, 6.0, 2, "t2", {2}, 4096));
     log.add({lane::kCompute, 6.0, 8.0, 2, "relu1_grad", {2, 3}, 4096});
     log.add({lane::kRecompute, 8.0, 9.0, 3, "conv1 (again)", {2}, 4096});
     log.add({lane::kCompute, 9.0, 10.0, 3, "conv1_grad", {1, 2}, 4096});
@@ -84,8 +84,7 @@ TEST_CASE("gantt.html stays small for 4k operators and 10k I/Os: sub-pixel bars 
     for (int op = 0; op < 4000; ++op) {
         log.add({lane::kCompute, t, t + 0.5, op, fmt::format("op{}", op), {op}, 1000});
         for (int k = 0; k < 5 && op * 5 / 2 + k < 10000 && op % 2 == 0; ++k)
-            log.add({k % 2 ? lane::kDiskRead : lane::kDiskWrite, t + 0.1 * k, t + 0.1 * k + 0.08, op,
-                     fmt::format("io{}", k), {op}, 512});
+            log.add(swap_activity(kDiskTier, k % 2 == 0, t + 0.1 * k, t + 0.1 * k + 0.08, op, fmt::format("io{}", k), {op}, 512));
         log.sample(t, 1000ULL * (op % 100), 900ULL * (op % 100), 1000ULL * (op % 100));
         t += 0.5;
     }
@@ -195,10 +194,10 @@ TEST_CASE("gantt.html with memory by kind stays one readable file for 10k operat
         log.resident(t, op, true);
         log.add({lane::kCompute, t, t + 0.5, op, w.ops.back().name, {op}, 0});
         if (op % 2 == 0) {
-            log.add({lane::kDiskWrite, t + 0.1, t + 0.2, op, w.tensors.back().name, {op}, 1000});
+            log.add(swap_activity(kDiskTier, true, t + 0.1, t + 0.2, op, w.tensors.back().name, {op}, 1000));
             log.resident(t + 0.2, op, false);
             log.resident(t + 0.3, op, true);
-            log.add({lane::kDiskRead, t + 0.3, t + 0.4, op, w.tensors.back().name, {op}, 1000});
+            log.add(swap_activity(kDiskTier, false, t + 0.3, t + 0.4, op, w.tensors.back().name, {op}, 1000));
         }
         if (op >= 100) log.resident(t + 0.45, op - 100, false);
         log.sample(t, 100000, 100000, 100000);

@@ -1,4 +1,4 @@
-#include "sim/engine/disk_queue.h"
+#include "sim/engine/transfer_queue.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,31 +9,24 @@ namespace memsim {
 
 namespace sg = simgrid::s4u;
 
-namespace {
-
-// The disk's model, or on the node that of the disk behind the GPU's link by the path.
-TransferModel disk_model(const PlatformSpec& p, int gpu, bool bounce) {
+TransferModel tier_model(const PlatformSpec& p, int gpu, TierId tier, bool bounce) {
     if (!p.has_host_tier()) return TransferModel(p.disk);
+    if (tier == kHostRamTier) return TransferModel(gpu_route(p, gpu));
     return TransferModel(disk_behind_route(gpu_route(p, gpu), p.disk_of_gpu(gpu), bounce));
 }
 
-TransferModel host_model(const PlatformSpec& p, int gpu) {
-    return TransferModel(p.has_host_tier() ? gpu_route(p, gpu) : p.disk);
-}
-
-}  // namespace
-
-DiskQueue::DiskQueue(const EngineContext& ctx)
-    : w_(ctx.workload), model_(disk_model(ctx.config.platform, ctx.gpu, ctx.config.swap_path.bounce)),
-      host_model_(host_model(ctx.config.platform, ctx.gpu)), platform_(ctx.platform), gpu_(ctx.gpu),
+TransferQueue::TransferQueue(const EngineContext& ctx)
+    : w_(ctx.workload), platform_(ctx.platform), gpu_(ctx.gpu),
       bounce_(ctx.config.swap_path.bounce), disk_spec_(ctx.config.platform.disk_of_gpu(ctx.gpu)), clock_(ctx.clock), log_(ctx.log), disk_(ctx.platform.disk_of_gpu(ctx.gpu)), listener_(ctx.io),
       usage_(ctx.usage), queued_write_(ctx.workload.tensors.size(), 0) {
     for (int l = 0; l < usage_.lane_count(); ++l) resource_lanes_.push_back(log_.labels.keep(usage_.lane(l)));
+    for (TierId tier = 0; tier < kTierCount; ++tier)
+        models_.push_back(tier_model(ctx.config.platform, ctx.gpu, tier, ctx.config.swap_path.bounce));
 }
 
-void DiskQueue::enqueue(bool write, TensorId t, int op, bool host) {
-    IoRequest r{write, t, w_.tensors[t].bytes, op, 0, false, host};
-    r.predicted_ms = host ? host_model_.ms(r.write, r.bytes) : model_.ms(r.write, r.bytes);
+void TransferQueue::enqueue(bool write, TensorId t, int op, TierId tier) {
+    IoRequest r{write, t, w_.tensors[t].bytes, op, 0, false, tier};
+    r.predicted_ms = models_[tier].ms(r.write, r.bytes);
     free_pred_ms_ = (idle() ? clock_.now() : std::max(free_pred_ms_, clock_.now())) + r.predicted_ms;
     if (write && queued_write_[t] == 0) queued_write_[t] = front_seq_ + queue_.size() + 1;
     queue_.push_back(r);
@@ -41,7 +34,7 @@ void DiskQueue::enqueue(bool write, TensorId t, int op, bool host) {
     clock_.notify();
 }
 
-bool DiskQueue::cancel_write(TensorId t) {
+bool TransferQueue::cancel_write(TensorId t) {
     if (queued_write_[t] == 0) return false;
     IoRequest& r = queue_[queued_write_[t] - 1 - front_seq_];
     queued_write_[t] = 0;
@@ -51,7 +44,7 @@ bool DiskQueue::cancel_write(TensorId t) {
     return true;
 }
 
-IoRequest DiskQueue::pop() {
+IoRequest TransferQueue::pop() {
     for (;;) {
         IoRequest r = queue_.front();
         queue_.pop_front();
@@ -63,7 +56,7 @@ IoRequest DiskQueue::pop() {
     }
 }
 
-void DiskQueue::serve() {
+void TransferQueue::serve() {
     try {
         for (;;) {
             clock_.block_until([&] { return live_ > 0 || stopped_; });
@@ -77,9 +70,8 @@ void DiskQueue::serve() {
             transfer(r);
             ++served_;
             busy_ = false;
-            const char* lane = r.host ? (r.write ? lane::kHostWrite : lane::kHostRead)
-                                      : (r.write ? lane::kDiskWrite : lane::kDiskRead);
-            log_.add({lane, start, clock_.now(), r.op, w_.tensors[r.tensor].name, {r.tensor}, r.bytes});
+            if (log_.recording)
+                log_.add(swap_activity(r.tier, r.write, start, clock_.now(), r.op, w_.tensors[r.tensor].name, {r.tensor}, r.bytes));
             for (Activity& a : occupied_) log_.add(std::move(a));
             occupied_.clear();
             listener_.on_io_done(r);
@@ -90,12 +82,12 @@ void DiskQueue::serve() {
     }
 }
 
-void DiskQueue::transfer(const IoRequest& r) {
+void TransferQueue::transfer(const IoRequest& r) {
     if (platform_.is_node()) {
         node_transfer(r);
         return;
     }
-    const double lat = model_.latency_ms(r.write);
+    const double lat = models_[r.tier].latency_ms(r.write);
     if (lat > 0) sg::this_actor::sleep_for(lat / 1e3);
     const auto scaled = static_cast<sg_size_t>(std::llround(static_cast<double>(r.bytes) * SimPlatform::kDiskScale));
     if (scaled > 0) {
@@ -110,7 +102,7 @@ void DiskQueue::transfer(const IoRequest& r) {
 // for a read) or streamed (direct: both at once, done when both are). Each flow occupies
 // every link of the route for its whole duration, each I/O its disk (not the disk's
 // latency before it): those intervals are the node's resource usage.
-void DiskQueue::node_transfer(const IoRequest& r) {
+void TransferQueue::node_transfer(const IoRequest& r) {
     const auto scaled = static_cast<std::uint64_t>(std::llround(static_cast<double>(r.bytes) * SimPlatform::kDiskScale));
     if (scaled == 0) return;
     sg::Host* gpu = platform_.gpu_host(gpu_);
@@ -121,7 +113,7 @@ void DiskQueue::node_transfer(const IoRequest& r) {
         sg::Comm::sendto(from, to, scaled);
         occupied(r, -1, start, clock_.now());
     };
-    if (r.host) {
+    if (r.tier == kHostRamTier) {
         flow();
         return;
     }
@@ -151,12 +143,14 @@ void DiskQueue::node_transfer(const IoRequest& r) {
     occupied(r, disk_lane, start, ms_at(disk_io->get_finish_time()));
 }
 
-void DiskQueue::occupied(const IoRequest& r, int resource, double start_ms, double end_ms) {
+void TransferQueue::occupied(const IoRequest& r, int resource, double start_ms, double end_ms) {
     const auto one = [&](int lane) {
         usage_.occupied(lane, start_ms, end_ms, r.bytes);
-        if (log_.recording)
+        if (log_.recording) {
             occupied_.push_back({resource_lanes_[static_cast<std::size_t>(lane)], start_ms, end_ms, r.op,
                                  w_.tensors[r.tensor].name, {r.tensor}, r.bytes});
+            occupied_.back().key = usage_.key(lane, r.tier);
+        }
     };
     if (resource >= 0) {
         one(resource);
@@ -165,7 +159,7 @@ void DiskQueue::occupied(const IoRequest& r, int resource, double start_ms, doub
     for (const int lane : usage_.route(gpu_, r.write)) one(lane);
 }
 
-void DiskQueue::stop() {
+void TransferQueue::stop() {
     stopped_ = true;
     front_seq_ += queue_.size();
     queue_.clear();
@@ -174,15 +168,13 @@ void DiskQueue::stop() {
     clock_.notify();
 }
 
-double DiskQueue::backlog_ms() const { return std::max(0.0, free_pred_ms_ - clock_.now()); }
+double TransferQueue::backlog_ms() const { return std::max(0.0, free_pred_ms_ - clock_.now()); }
 
-double DiskQueue::completion_if_enqueued_ms(bool write, std::uint64_t bytes, double at_ms) const {
-    const double start = std::max(at_ms, clock_.now() + backlog_ms());
-    return start + (write ? write_ms(bytes) : read_ms(bytes));
-}
-
-double DiskQueue::round_trip_ms(std::uint64_t bytes) const {
-    return completion_if_enqueued_ms(true, bytes, clock_.now()) - clock_.now() + read_ms(bytes);
+double TransferQueue::round_trip_ms(std::uint64_t bytes, TierId tier) const {
+    const TransferModel& m = models_[tier];
+    const double now = clock_.now();
+    const double start = std::max(now, now + backlog_ms());
+    return start + m.write_ms(bytes) - now + m.read_ms(bytes);
 }
 
 }  // namespace memsim

@@ -1,7 +1,9 @@
-// The disk: one FIFO of swap-outs and swap-ins served one at a time by the disk actor
-// as SimGrid disk I/Os (on the node of docs/tiers.md: the GPU's copy queue, each request
-// a flow on its PCIe link to host RAM, or through it to a disk), with the queue's own predictions of when it will be free (the
-// prefetch rules and the hybrid rule read them). A queued write can be cancelled in
+// A GPU's copy queue: one FIFO of swap-outs and swap-ins to and from every tier, served
+// one at a time by its actor (as a GPU's copy engine does): SimGrid disk I/Os without a
+// node; on the node of docs/tiers.md each request a flow on the GPU's PCIe link to host
+// RAM, or through it to a disk. Each request carries its tier, and the queue predicts it
+// with that tier's transfer model, so it knows when it will be free (the prefetch rules
+// and the hybrid rule read it). A queued write can be cancelled in
 // O(1): it is marked and skipped when it reaches the head, and its predicted time is
 // taken off at once.
 #pragma once
@@ -12,12 +14,18 @@
 #include <vector>
 
 #include "models/platform/transfer_model.h"
+#include "models/platform/tier.h"
 #include "models/workload/workload.h"
 #include "sim/engine/clock.h"
 #include "sim/engine/engine_context.h"
 #include "sim/engine/node_usage.h"
 
 namespace memsim {
+
+// A transfer to or from `tier` as the queue predicts it for GPU `gpu`: without a node
+// the disk; on the node the GPU's route to host RAM, or the disk behind it by the path
+// (staged when `bounce`).
+TransferModel tier_model(const PlatformSpec& p, int gpu, TierId tier, bool bounce);
 
 struct IoRequest {
     bool write = true;
@@ -26,7 +34,7 @@ struct IoRequest {
     int op = -1;
     double predicted_ms = 0;
     bool cancelled = false;
-    bool host = false;  // to or from host RAM (else the disk)
+    TierId tier = kDiskTier;  // to or from
 };
 
 // Told when a request has been served (the tensor-level side of swapping).
@@ -36,34 +44,28 @@ public:
     virtual void on_io_done(const IoRequest& r) = 0;
 };
 
-class DiskQueue {
+class TransferQueue {
 public:
-    // Served on the platform's disk; each served request is told to the swap side.
-    explicit DiskQueue(const EngineContext& ctx);
+    // Each served request is told to the swap side.
+    explicit TransferQueue(const EngineContext& ctx);
 
-    void enqueue(bool write, TensorId t, int op, bool host = false);
+    void enqueue(bool write, TensorId t, int op, TierId tier);
     // Drops the tensor's write if it is still queued (not yet started); false otherwise.
     bool cancel_write(TensorId t);
-    void serve();  // the disk actor's body
+    void serve();  // the queue actor's body
     void stop();   // a stopped or finished run: drop what is queued, let the actor end
 
     [[nodiscard]] bool idle() const { return live_ == 0 && !busy_; }
     [[nodiscard]] std::uint64_t served() const { return served_; }  // I/Os done (SimGrid activities)
     // The queue's own predictions, from what is queued and in flight now (every request
-    // costs what the disk's transfer model says, as served).
+    // costs what its tier's transfer model says, as served).
     [[nodiscard]] double free_at_ms() const { return free_pred_ms_; }  // predicted end of the queue
     [[nodiscard]] double backlog_ms() const;                           // from now until it drains
-    // One read, served alone: from the disk, or from host RAM (the PCIe link's model) on a node.
-    [[nodiscard]] double read_ms(std::uint64_t bytes, bool from_host = false) const {
-        return from_host ? host_model_.read_ms(bytes) : model_.read_ms(bytes);
-    }
-    [[nodiscard]] double write_ms(std::uint64_t bytes) const { return model_.write_ms(bytes); }  // one write, served alone
-    // When a request of `bytes` enqueued at `at_ms` (>= now) would complete, behind
-    // everything queued now.
-    [[nodiscard]] double completion_if_enqueued_ms(bool write, std::uint64_t bytes, double at_ms) const;
+    // One read from `tier`, served alone.
+    [[nodiscard]] double read_ms(std::uint64_t bytes, TierId tier) const { return models_[tier].read_ms(bytes); }
     // A swap-out enqueued now, waited for, and its read later on demand: the backlog,
-    // the write and the read (what an eviction to disk costs the GPU stream).
-    [[nodiscard]] double round_trip_ms(std::uint64_t bytes) const;
+    // the write and the read to and from its tier (what an eviction costs the GPU stream).
+    [[nodiscard]] double round_trip_ms(std::uint64_t bytes, TierId tier) const;
 
 private:
     IoRequest pop();
@@ -74,8 +76,7 @@ private:
     void occupied(const IoRequest& r, int resource, double start_ms, double end_ms);
 
     const Workload& w_;
-    TransferModel model_;       // a disk request (behind the link on the node)
-    TransferModel host_model_;  // a host RAM request (the PCIe link)
+    std::vector<TransferModel> models_;  // per tier: a request's prediction (tier_model)
     const SimPlatform& platform_;
     int gpu_ = 0;
     bool bounce_ = true;
