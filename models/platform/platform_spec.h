@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "models/platform/gpu_spec.h"
+#include "models/platform/tier.h"
 
 namespace memsim {
 
@@ -31,6 +32,18 @@ struct DiskSpec {
     double write_bytes_per_s = kPhoneDiskBytesPerS;
     double read_latency_ms = 0.0;
     double write_latency_ms = 0.0;
+};
+
+// One tier as data (docs/tiers.md), a row of PlatformSpec::tiers() indexed by TierId: its
+// capacity, and how a GPU reaches it: a flow on the GPU's route to the host, then, for a
+// tier on a device of its own, that device's I/O (GPU i uses devices[i mod count]),
+// staged through a host buffer on the bounce path when `staged_by_path`.
+struct TierSpec {
+    std::string_view name;  // kTierNames: in messages
+    std::string_view key;   // kTierKeys: the summary's keys
+    std::optional<std::uint64_t> capacity;  // none: unlimited
+    std::vector<DiskSpec> devices;  // empty: the route alone (host RAM)
+    bool staged_by_path = false;
 };
 
 // A full-duplex link (PCIe): each direction has the bandwidth on its own.
@@ -100,6 +113,14 @@ struct PlatformSpec {
 
     // The node model is on: a host link (or a SimGrid file) makes transfers flows on links.
     [[nodiscard]] bool has_host_tier() const { return host_link.has_value() || !simgrid_file.empty(); }
+    // The node's tiers, built from today's keys: host RAM (platform.host.memory), then the
+    // disks (platform.disk / platform.disks).
+    [[nodiscard]] std::vector<TierSpec> tiers() const {
+        std::vector<TierSpec> rows(kTierCount);
+        rows[kHostRamTier] = {kTierNames[kHostRamTier], kTierKeys[kHostRamTier], host_memory, {}, false};
+        rows[kDiskTier] = {kTierNames[kDiskTier], kTierKeys[kDiskTier], std::nullopt, disks.empty() ? std::vector{disk} : disks, true};
+        return rows;
+    }
     [[nodiscard]] std::size_t disk_count() const { return disks.empty() ? 1 : disks.size(); }
     [[nodiscard]] const DiskSpec& disk_of_gpu(int gpu) const {
         return disks.empty() ? disk : disks[static_cast<std::size_t>(gpu) % disks.size()];

@@ -133,8 +133,9 @@ private:
         in.tier_of = [&c, gpu = gpu_index_, rule = std::shared_ptr<PlacementRule>(c.make_placement())](std::uint64_t bytes,
                                                                                                      double ms_to_next_use) {
             const bool bounce = c.swap_path.bounce;
-            const PlacementInput place{bytes, c.platform.host_memory.value_or(std::numeric_limits<std::uint64_t>::max()),
-                                       bounce ? bytes : 0, ms_to_next_use};
+            PlacementInput place{bytes, {}, bounce ? bytes : 0, ms_to_next_use};
+            const std::vector<TierSpec> tiers = c.platform.tiers();
+            for (TierId t = 0; t < kTierCount; ++t) place.free[t] = tiers[t].capacity.value_or(std::numeric_limits<std::uint64_t>::max());
             return tier_model(c.platform, gpu, rule->place(place).value_or(kHostRamTier), bounce);
         };
         return in;

@@ -10,7 +10,8 @@
 
 namespace memsim {
 
-HostTier::HostTier(const PlatformSpec& platform) : enabled_(platform.has_host_tier()), capacity_(platform.host_memory) {}
+HostTier::HostTier(const PlatformSpec& platform)
+    : enabled_(platform.has_host_tier()), capacity_(platform.tiers()[kHostRamTier].capacity) {}
 
 void HostTier::start() { start_s_ = simgrid::s4u::Engine::get_clock(); }
 

@@ -1,6 +1,7 @@
 #include "sim/engine/swap_io.h"
 
 #include <algorithm>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -19,7 +20,9 @@ SwapIo::SwapIo(const EngineContext& ctx)
 std::optional<TierId> SwapIo::tier_for(TensorId t, int op) const {
     if (!placement_) return kDiskTier;
     const std::uint64_t bytes = w_.tensors[t].bytes;
-    PlacementInput in{bytes, host_.free_bytes(), bounce_ ? bytes : 0, -1};
+    PlacementInput in{bytes, {}, bounce_ ? bytes : 0, -1};
+    in.free.fill(std::numeric_limits<std::uint64_t>::max());
+    in.free[kHostRamTier] = host_.free_bytes();
     if (tensors_.has_future_use(t)) in.ms_to_next_use = tensors_.ms_until_next_use(t, std::max(op, 0));
     return placement_->place(in);
 }

@@ -11,8 +11,10 @@ namespace sg = simgrid::s4u;
 
 TransferModel tier_model(const PlatformSpec& p, int gpu, TierId tier, bool bounce) {
     if (!p.has_host_tier()) return TransferModel(p.disk);
-    if (tier == kHostRamTier) return TransferModel(gpu_route(p, gpu));
-    return TransferModel(disk_behind_route(gpu_route(p, gpu), p.disk_of_gpu(gpu), bounce));
+    const TierSpec spec = p.tiers()[tier];
+    if (spec.devices.empty()) return TransferModel(gpu_route(p, gpu));
+    const DiskSpec& device = spec.devices[static_cast<std::size_t>(gpu) % spec.devices.size()];
+    return TransferModel(disk_behind_route(gpu_route(p, gpu), device, spec.staged_by_path && bounce));
 }
 
 TransferQueue::TransferQueue(const EngineContext& ctx)

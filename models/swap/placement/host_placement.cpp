@@ -8,7 +8,7 @@ namespace {
 class HostPlacement final : public PlacementRule {
 public:
     [[nodiscard]] std::optional<TierId> place(const PlacementInput& in) const override {
-        if (in.bytes <= in.host_free) return kHostRamTier;
+        if (in.bytes <= in.free[kHostRamTier]) return kHostRamTier;
         return std::nullopt;
     }
 };

@@ -9,7 +9,7 @@ namespace {
 class HostThenDiskPlacement final : public PlacementRule {
 public:
     [[nodiscard]] std::optional<TierId> place(const PlacementInput& in) const override {
-        return in.bytes + in.staging_bytes <= in.host_free ? kHostRamTier : kDiskTier;
+        return in.bytes + in.staging_bytes <= in.free[kHostRamTier] ? kHostRamTier : kDiskTier;
     }
 };
 

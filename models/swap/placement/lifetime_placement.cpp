@@ -12,7 +12,7 @@ public:
     explicit LifetimePlacement(double split_ms) : split_ms_(split_ms) {}
     [[nodiscard]] std::optional<TierId> place(const PlacementInput& in) const override {
         const bool far = in.ms_to_next_use < 0 || in.ms_to_next_use >= split_ms_;
-        if (!far && in.bytes + in.staging_bytes <= in.host_free) return kHostRamTier;
+        if (!far && in.bytes + in.staging_bytes <= in.free[kHostRamTier]) return kHostRamTier;
         return kDiskTier;
     }
 

@@ -16,7 +16,7 @@ namespace memsim {
 
 struct PlacementInput {
     std::uint64_t bytes = 0;
-    std::uint64_t host_free = 0;  // host RAM not held now (capacity minus what is resident or reserved)
+    TierBytes free{};  // per tier: not held now (capacity minus what is resident or reserved; unlimited: the maximum)
     // Host RAM a disk transfer of this tensor pins (the bounce path's buffer; 0 direct): a
     // rule that may choose the disk later keeps that much free when it picks host RAM.
     std::uint64_t staging_bytes = 0;

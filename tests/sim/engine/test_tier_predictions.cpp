@@ -91,3 +91,19 @@ TEST_CASE("tier predictions: the hybrid round trip is that of the tier the victi
     CHECK(disk.summary.details.at("hybrid_dropped") == 1);
     CHECK(disk.summary.recomputed_ops == 1);
 }
+
+TEST_CASE("tier predictions: the platform's tiers are host RAM then the disks, rows built from today's keys") {
+    const Scenario s = parse_scenario("workload: {synthetic: mlp}\nplatform: {gpus: 2, disks: [{bandwidth: 100000B/s}, "
+                                      "{bandwidth: 200000B/s}], host: {link: {bandwidth: 1000000B/s}, memory: 1005B}}\n",
+                                      "test");
+    const std::vector<TierSpec> tiers = s.platform.tiers();
+    REQUIRE(tiers.size() == 2);
+    CHECK(tiers[kHostRamTier].key == "host");
+    CHECK(tiers[kHostRamTier].capacity == std::optional<std::uint64_t>(1005));
+    CHECK(tiers[kHostRamTier].devices.empty());  // the route alone
+    CHECK(tiers[kDiskTier].key == "disk");
+    CHECK_FALSE(tiers[kDiskTier].capacity);
+    REQUIRE(tiers[kDiskTier].devices.size() == 2);
+    CHECK(tiers[kDiskTier].devices[1].write_bytes_per_s == 200000);
+    CHECK(tiers[kDiskTier].staged_by_path);
+}
