@@ -10,6 +10,7 @@
 #include "sim/scenario/scenario.h"
 #include "sim/app/run/simulation.h"
 #include "golden_support.h"
+#include "recompute_workloads.h"
 #include "test_support.h"
 
 using namespace memsim;
@@ -49,20 +50,7 @@ RunResult run_heuristic(const Workload& w, std::uint64_t budget, const std::stri
 //         0.0902, 0.430, 0.0642, 0.0751 -> x2; with d=0: (cost+1e-3)/bytes -> x3;
 //         with a=0: 1/(bytes x stale): 0.090, 0.0538, 0.128, 0.125 -> x1
 // The victim shows in recompute_ms (its producer's cost) and the time = 17.1 + that.
-Workload four_candidates() {
-    return test::WorkloadBuilder()
-        .op(1.0, 1, {}, {})
-        .op(8.0, 6, {}, {})
-        .op(0.5, 3, {}, {})
-        .op(0.6, 4, {}, {})
-        .op(2.0, 1, {}, {4})
-        .op(1.0, 2, {}, {5})
-        .op(1.0, 1, {0}, {0, 6})
-        .op(1.0, 1, {1}, {1, 7})
-        .op(1.0, 1, {2}, {2, 8})
-        .op(1.0, 1, {3}, {3, 9})
-        .build(6);
-}
+using test::four_candidates;  // recompute_workloads.h
 
 }  // namespace
 

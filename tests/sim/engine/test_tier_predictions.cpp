@@ -7,6 +7,7 @@
 
 #include "sim/scenario/scenario.h"
 #include "sim/app/run/simulation.h"
+#include "recompute_workloads.h"
 #include "test_support.h"
 
 using namespace memsim;
@@ -60,18 +61,7 @@ TEST_CASE("tier predictions: the hybrid round trip is that of the tier the victi
     // so the plan sees only the disk (the slow case there: no plan), and x0 goes to host
     // RAM: a round trip of 1 B / 1000 B/ms each way = 0.002 ms < 1 ms, swapped. Timed on
     // the disk (1 + 1 ms > 1 ms) it was dropped and recomputed.
-    const Workload w = test::WorkloadBuilder()
-                           .op(1.0, 1, {}, {})
-                           .op(8.0, 6, {}, {})
-                           .op(0.5, 3, {}, {})
-                           .op(0.6, 4, {}, {})
-                           .op(2.0, 1, {}, {4})
-                           .op(1.0, 2, {}, {5})
-                           .op(1.0, 1, {0}, {0, 6})
-                           .op(1.0, 1, {1}, {1, 7})
-                           .op(1.0, 1, {2}, {2, 8})
-                           .op(1.0, 1, {3}, {3, 9})
-                           .build(6);
+    const Workload w = test::four_candidates();
     const std::string platform = "memory: {budget: 15B}, disk: {bandwidth: 1000B/s}, host: {link: {bandwidth: 1000000B/s}}";
     const RunResult r = run(w,
                             "{allocator: os, hybrid: true, recompute: {heuristic: lru}, swap: {mode: async, path: direct, "

@@ -11,6 +11,7 @@
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/schema.h"
 #include "sim/scenario/sweep_plan.h"
+#include "error_support.h"
 
 using namespace memsim;
 
@@ -18,16 +19,7 @@ namespace {
 
 const char* kBase = "name: t\nworkload: {synthetic: uniform_linear, n: 4}\n";
 
-template <class F>
-std::string error_of(F&& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    FAIL("no InputError thrown");
-    return {};
-}
+using test::error_of;  // error_support.h
 
 }  // namespace
 

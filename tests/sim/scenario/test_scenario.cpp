@@ -7,6 +7,7 @@
 #include "models/policy_table.h"
 #include "models/workload/input_error.h"
 #include "sim/scenario/scenario.h"
+#include "error_support.h"
 
 using namespace memsim;
 namespace fs = std::filesystem;
@@ -21,17 +22,7 @@ platform:
 policy: {allocator: pool}
 )";
 
-// The message of the InputError `f` throws (fails the test when nothing is thrown).
-template <class F>
-std::string error_of(F&& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    FAIL("no InputError thrown");
-    return {};
-}
+using test::error_of;  // error_support.h
 
 }  // namespace
 
