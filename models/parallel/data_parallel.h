@@ -54,6 +54,14 @@ struct ModelStates {
     [[nodiscard]] std::uint64_t total() const { return parameter + gradient + optimizer_state; }
 };
 ModelStates model_states(const Workload& w);
+// A rank's transient buffers (docs/parallel.md, "Transient buffers"): what it holds only
+// while a collective needs it, beyond its model state. The most of each kind live at once
+// (full parameters an all-gather brought back, full gradients awaiting their
+// reduce-scatter), and the most of both at once.
+enum class TransientKind : std::uint8_t { none, gathered_parameter, unreduced_gradient };
+struct TransientBytes {
+    std::uint64_t gathered_parameters = 0, unreduced_gradients = 0, peak = 0;
+};
 // A rank's padded partition of `bytes`: ceil(bytes / ranks).
 std::uint64_t shard_bytes(std::uint64_t bytes, int ranks);
 

@@ -106,7 +106,7 @@ public:
         for (TensorId full : rank.full_gradient_of)
             if (full >= 0) memory_.mark_transient(full, TransientKind::unreduced_gradient);
     }
-    [[nodiscard]] const TransientPeaks& transient_peaks() const { return memory_.transient_peaks(); }
+    [[nodiscard]] const TransientBytes& transient_peaks() const { return memory_.transient_peaks(); }
     [[nodiscard]] double exposed_collective_ms() const { return rank_ ? rank_->exposed_ms() : 0.0; }
     [[nodiscard]] const HostOptimizer* host_optimizer() const { return offload_.get(); }
 
@@ -130,12 +130,18 @@ private:
     SelectionInputs selection_inputs(const EngineConfig& c) const {
         SelectionInputs in{c.budget, TransferModel(c.platform.disk), c.platform.gpu_speed_scale, {}};
         if (!c.platform.has_host_tier() || !c.make_placement) return in;
-        in.tier_of = [&c, gpu = gpu_index_, rule = std::shared_ptr<PlacementRule>(c.make_placement())](std::uint64_t bytes,
-                                                                                                     double ms_to_next_use) {
+        // Planned before the run: every tier as free as it starts (its capacity), built once.
+        PlacementInput empty{};
+        const std::vector<TierSpec> tiers = c.platform.tiers();
+        for (TierId t = 0; t < kTierCount; ++t)
+            empty.free[t] = tiers[t].capacity.value_or(std::numeric_limits<std::uint64_t>::max());
+        in.tier_of = [&c, gpu = gpu_index_, empty, rule = std::shared_ptr<PlacementRule>(c.make_placement())](
+                         std::uint64_t bytes, double ms_to_next_use) {
             const bool bounce = c.swap_path.bounce;
-            PlacementInput place{bytes, {}, bounce ? bytes : 0, ms_to_next_use};
-            const std::vector<TierSpec> tiers = c.platform.tiers();
-            for (TierId t = 0; t < kTierCount; ++t) place.free[t] = tiers[t].capacity.value_or(std::numeric_limits<std::uint64_t>::max());
+            PlacementInput place = empty;
+            place.bytes = bytes;
+            place.staging_bytes = bounce ? bytes : 0;
+            place.ms_to_next_use = ms_to_next_use;
             return tier_model(c.platform, gpu, rule->place(place).value_or(kHostRamTier), bounce);
         };
         return in;
@@ -315,12 +321,7 @@ RunResult simulate(const Workload& given, const EngineConfig& config, const Exec
         for (int g = 0; g < ranks; ++g) {
             const Collectives::RankCounts& c = collectives->counts(g);
             const Engine& e = *engines[static_cast<std::size_t>(g)];
-            const TransientPeaks& transient = e.transient_peaks();
-            NodeFigures::Rank rank{states,
-                                   c.bytes_sent,
-                                   c.collective_ms,
-                                   e.exposed_collective_ms(),
-                                   {transient.gathered_parameters, transient.unreduced_gradients, transient.together},
+            NodeFigures::Rank rank{states,      c.bytes_sent, c.collective_ms, e.exposed_collective_ms(), e.transient_peaks(),
                                    std::nullopt};
             if (const HostOptimizer* o = e.host_optimizer()) {
                 rank.offload = NodeFigures::Offload{o->moved_bytes(), o->step_ms(), rank.model_state.optimizer_state};

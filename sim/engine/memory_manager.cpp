@@ -84,12 +84,14 @@ void MemoryManager::mark_transient(TensorId t, TransientKind kind) {
 void MemoryManager::count_transient(TensorId t, bool allocated) {
     const TransientKind kind = transient_[static_cast<std::size_t>(t)];
     if (kind == TransientKind::none) return;
-    std::uint64_t& live = transient_live_[kind == TransientKind::gathered_parameter ? 0 : 1];
-    const std::uint64_t bytes = w_.tensors[t].bytes;
-    live = allocated ? live + bytes : live - bytes;
-    transient_peaks_.gathered_parameters = std::max(transient_peaks_.gathered_parameters, transient_live_[0]);
-    transient_peaks_.unreduced_gradients = std::max(transient_peaks_.unreduced_gradients, transient_live_[1]);
-    transient_peaks_.together = std::max(transient_peaks_.together, transient_live_[0] + transient_live_[1]);
+    TransientBytes& live = transient_live_;
+    std::uint64_t& kind_live = kind == TransientKind::gathered_parameter ? live.gathered_parameters : live.unreduced_gradients;
+    kind_live = allocated ? kind_live + w_.tensors[t].bytes : kind_live - w_.tensors[t].bytes;
+    live.peak = live.gathered_parameters + live.unreduced_gradients;
+    TransientBytes& most = transient_peaks_;
+    most.gathered_parameters = std::max(most.gathered_parameters, live.gathered_parameters);
+    most.unreduced_gradients = std::max(most.unreduced_gradients, live.unreduced_gradients);
+    most.peak = std::max(most.peak, live.peak);
 }
 
 bool MemoryManager::evictable(TensorId t) const {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "models/alloc/allocator.h"
+#include "models/parallel/data_parallel.h"
 #include "models/recompute/eviction_heuristic.h"
 #include "models/swap/victim/victim_rule.h"
 #include "sim/engine/clock.h"
@@ -41,15 +42,6 @@ struct EvictionPolicy {
 };
 
 // Forced evictions by outcome (the summary's evictions, and the hybrid's details).
-// Data-parallel ranks' transient buffers (docs/parallel.md, "Transient buffers"): what a
-// rank holds only while a collective needs it, apart from its share of the model state.
-enum class TransientKind : std::uint8_t { none, gathered_parameter, unreduced_gradient };
-struct TransientPeaks {
-    std::uint64_t gathered_parameters = 0;  // the most full parameters (ZeRO-3's gathers) live at once
-    std::uint64_t unreduced_gradients = 0;  // the most full gradients awaiting their reduce-scatter
-    std::uint64_t together = 0;             // the most of both at once
-};
-
 struct EvictionCounts {
     std::uint64_t to_disk = 0, dropped = 0;
     std::uint64_t hybrid_swapped = 0, hybrid_dropped = 0;
@@ -90,9 +82,9 @@ public:
     using RoleBytes = std::array<std::uint64_t, kTensorRoles.size()>;
     [[nodiscard]] const RoleBytes& live_peak_by_role() const { return peak_by_role_; }
     [[nodiscard]] const EvictionCounts& evictions() const { return evictions_; }
-    // Tensors the rank holds only for a collective (none marked: nothing is tracked).
+    // Tensors a data-parallel rank holds only for a collective (none marked: nothing is tracked).
     void mark_transient(TensorId t, TransientKind kind);
-    [[nodiscard]] const TransientPeaks& transient_peaks() const { return transient_peaks_; }
+    [[nodiscard]] const TransientBytes& transient_peaks() const { return transient_peaks_; }
 
 private:
     void make_room(std::uint64_t bytes, int op);
@@ -121,8 +113,7 @@ private:
     RoleBytes live_by_role_{}, peak_by_role_{};
     EvictionCounts evictions_;
     std::vector<TransientKind> transient_;  // per tensor; empty unless a rank marked some
-    std::uint64_t transient_live_[2]{};     // gathered parameters, unreduced gradients
-    TransientPeaks transient_peaks_;
+    TransientBytes transient_live_, transient_peaks_;
     void count_transient(TensorId t, bool allocated);
     std::vector<TensorId> regenerated_dead_;  // dead tensors a regeneration brought back
     std::unique_ptr<EvictionIndex> index_;  // a staleness-form heuristic's candidates

@@ -42,18 +42,11 @@ struct NodeFigures {
         double host_step_ms = 0;
         std::uint64_t optimizer_state_bytes = 0;
     };
-    // The buffers a rank holds only while a collective needs them, beyond its model
-    // state (docs/parallel.md, "Transient buffers"): full parameters gathered for a stretch
-    // of use (ZeRO-3), full gradients awaiting their reduce-scatter (ZeRO-2, 3); the most
-    // of each live at once, and of both. DDP's buckets are views of the gradients: none.
-    struct Transient {
-        std::uint64_t gathered_parameters = 0, unreduced_gradients = 0, peak = 0;
-    };
     struct Rank {
         ModelStates model_state;
         std::uint64_t collective_bytes = 0;
         double collective_ms = 0, exposed_collective_ms = 0;
-        Transient transient;
+        TransientBytes transient;  // DDP's buckets are views of the gradients: none
         std::optional<Offload> offload;
     };
     // Each GPU's own figures, GPU 0 first.

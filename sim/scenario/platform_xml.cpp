@@ -335,12 +335,17 @@ PlatformXml read_platform_xml(const std::string& file) {
         out.routes.push_back({down.bytes_per_s, up.bytes_per_s, down.latency_ms, up.latency_ms});
     }
     // GPU to GPU: needed only by data-parallel ranks, so a gap is noted, not refused here
-    // (SimGrid 3.32 aborts on a missing route: nothing may ask it for one).
+    // (SimGrid 3.32 aborts on a missing route: nothing may ask it for one). The pairs are
+    // looked up in the zone's map (64 x 63 of them against up to 10^5 routes).
+    const auto routed = [&](const std::string& src, const std::string& dst) {
+        const auto back = zone.route_pairs.find({dst, src});
+        return zone.route_pairs.count({src, dst}) > 0 || (back != zone.route_pairs.end() && back->second);
+    };
     for (int from = 0; from < out.gpus && out.unrouted_gpu_pair.empty(); ++from)
         for (int to = 0; to < out.gpus && out.unrouted_gpu_pair.empty(); ++to) {
-            if (from == to) continue;
             const std::string src = fmt::format("gpu{}", from), dst = fmt::format("gpu{}", to);
-            platform_xml::find_route(zone, src, dst, [&](const std::string& what) {
+            if (from == to || routed(src, dst)) continue;
+            platform_xml::find_route(zone, src, dst, [&](const std::string& what) {  // for its message
                 out.unrouted_gpu_pair = fmt::format("element 'route src=\"{}\" dst=\"{}\"': {}", src, dst, what);
             });
         }

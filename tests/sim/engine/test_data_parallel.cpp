@@ -209,7 +209,7 @@ TEST_CASE("data parallel: ZeRO-1 shards the optimizer state and the step, then a
     CHECK(ddp.summary.live_peak_bytes == 1000 + 2000 + 4000 + 10);
     // The full gradients are model state under DDP and ZeRO-1, and buckets are views of them.
     for (const RunResult* result : {&zero1, &ddp}) {
-        const NodeFigures::Transient& t = rank_of(*result, 0).transient;
+        const TransientBytes& t = rank_of(*result, 0).transient;
         CHECK(t.gathered_parameters + t.unreduced_gradients + t.peak == 0);
     }
 }
