@@ -38,7 +38,7 @@ void MemoryManager::allocate(TensorId t, int op) {
     if (budget_) make_room(bytes, op);
     allocator_->allocate(t, bytes);
     record_allocator_events(op);
-    log_.resident(clock_.now(), t, true);
+    if (log_.recording) log_.resident(clock_.now(), t, true);
     live_bytes_ += bytes;
     live_by_role_[static_cast<std::size_t>(w_.tensors[t].role)] += bytes;
     if (live_bytes_ > live_peak_) {
@@ -68,7 +68,7 @@ void MemoryManager::free_memory(TensorId t, int op) {
     allocator_->release(t);
     record_allocator_events(op);
     tensors_.unlist_evictable(t);
-    log_.resident(clock_.now(), t, false);
+    if (log_.recording) log_.resident(clock_.now(), t, false);
     live_bytes_ -= bytes;
     live_by_role_[static_cast<std::size_t>(w_.tensors[t].role)] -= bytes;
     if (!transient_.empty()) count_transient(t, false);

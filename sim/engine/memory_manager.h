@@ -95,7 +95,9 @@ private:
     TensorId choose_indexed(int op);
     void evict(TensorId t, int op);
     [[noreturn]] void out_of_memory(std::uint64_t bytes, int op) const;
-    void sample() { log_.sample(clock_.now(), allocator_->footprint_bytes(), live_bytes_, allocator_->allocated_bytes()); }
+    void sample() {
+        if (log_.recording) log_.sample(clock_.now(), allocator_->footprint_bytes(), live_bytes_, allocator_->allocated_bytes());
+    }
     // What the allocator did (torch_caching's segments and blocks) into the log.
     void record_allocator_events(int op) const;
 

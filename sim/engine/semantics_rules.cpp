@@ -20,8 +20,9 @@ void SimulatedRules::lock_inputs(const Op& op, int for_op, int depth) {
 // The policies' clock is the simulated one: inputs and outputs are stamped when the
 // execution ends.
 void SimulatedRules::after_exec(const Op& op, bool /*top_level*/) {
-    for (TensorId t : op.inputs) ctx_.tensors[t].last_access_ms = ctx_.clock.now();
-    for (TensorId t : op.outputs) ctx_.tensors[t].last_access_ms = ctx_.clock.now();
+    const double now = ctx_.clock.now();
+    for (TensorId t : op.inputs) ctx_.tensors[t].last_access_ms = now;
+    for (TensorId t : op.outputs) ctx_.tensors[t].last_access_ms = now;
 }
 
 void SimulatedRules::unlock_outputs(const Op& op) {

@@ -13,7 +13,7 @@
 
 namespace memsim {
 
-enum class Where { Absent, Resident, OnDisk, Evicted };
+enum class Where : std::uint8_t { Absent, Resident, OnDisk, Evicted };
 
 struct TensorState {
     Where where = Where::Absent;
@@ -24,9 +24,11 @@ struct TensorState {
     bool released = false;        // its last use is behind it
     bool has_disk_copy = false;
     TierId copy_tier = kDiskTier;  // where its swapped copy (written or being written) is
+    // A byte-sized Where and the two ints side by side: 40 bytes a tensor, not 48 (a run
+    // fills a table of these, and each new page of it costs a page fault).
     int locks = 0;
-    double last_access_ms = 0;
     int recomputes = 0;
+    double last_access_ms = 0;
     std::uint64_t evictable_seq = 0;  // when it last became evictable (allocation or last unlock)
     std::size_t next_use = 0;     // index into the tensor's uses
 };

@@ -11,12 +11,12 @@ namespace memsim {
 std::span<const OutputRow> output_table() {
     // clang-format off
     static const std::array<OutputRow, 5> table = {{
-        {"events", "events.csv", "the event log", false, true},
-        {"gantt", "gantt.html", "the Gantt chart", false, true},
-        {"trace", "trace.json", "the Chrome trace", false, true},
-        {"torch_snapshot", "memory_snapshot.pickle", "the PyTorch memory snapshot", false, false,
+        {"events", "events.csv", "the event log", false, true, true},
+        {"gantt", "gantt.html", "the Gantt chart", false, true, true},
+        {"trace", "trace.json", "the Chrome trace", false, true, true},
+        {"torch_snapshot", "memory_snapshot.pickle", "the PyTorch memory snapshot", false, false, true,
          OutputNeeds::segment_allocator},
-        {"summary", "summary.json", "the run's figures and its resolved scenario; written last", true, false},
+        {"summary", "summary.json", "the run's figures and its resolved scenario; written last", true, false, false},
     }};
     // clang-format on
     return table;

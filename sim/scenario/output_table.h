@@ -25,6 +25,9 @@ struct OutputRow {
     bool always = false;       // written by every run (summary.json), last
     // Recorded in a sweep's sweep.json and passed to each of its points as --set output.NAME.
     bool sweep_point = false;
+    // Written from the run's event log: a run that writes none of these records no log
+    // (EngineConfig::record_events), so a summary-only run spends nothing per activity on it.
+    bool reads_event_log = false;
     OutputNeeds needs = OutputNeeds::nothing;
 };
 

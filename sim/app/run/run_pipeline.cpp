@@ -1,5 +1,6 @@
 #include "sim/app/run/run_pipeline.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -15,6 +16,7 @@
 #include "sim/app/run/run_warnings.h"
 #include "sim/app/run/workload_factory.h"
 #include "sim/report/output_folder.h"
+#include "sim/scenario/output_table.h"
 
 namespace memsim {
 
@@ -39,6 +41,13 @@ RunResult stopped_before_run(const Workload& w, const Scenario& s, const PlanSto
 
 }  // namespace
 
+bool records_event_log(const Scenario& s, const EngineConfig& config) {
+    // A node run also checks its resource lanes against the log (NodeUsage::check_log).
+    if (config.platform.has_host_tier()) return true;
+    return std::ranges::any_of(output_table(),
+                               [&s](const OutputRow& row) { return row.reads_event_log && s.output.wants(row.name); });
+}
+
 PlannerOutput planned_execution(const Workload& w, const Scenario& s, const EngineConfig& config) {
     return planned_execution(w, w, s, config);
 }
@@ -61,6 +70,7 @@ ExecPlan execution_plan(const Workload& w, const Scenario& s, const EngineConfig
 
 RunResult run_simulation(const Scenario& s, const Workload& w) {
     EngineConfig config = resolve_engine_config(s, w);
+    config.record_events = records_event_log(s, config);
     // Started before this process simulates, in children beside its run
     // (measuring_runs.h): every simulation starts on a fresh clock.
     MeasuringRuns measuring;

@@ -25,7 +25,12 @@ PlannerOutput planned_execution(const Workload& w, const Scenario& s, const Engi
 // the runs the optimal planner starts from simulate w, which the engine shards itself.
 PlannerOutput planned_execution(const Workload& w, const Workload& per_gpu, const Scenario& s, const EngineConfig& config);
 
+// Whether the run of `s` records its event log: only when an output it writes reads the
+// log (OutputRow::reads_event_log), or on a node, whose resource lanes are checked against it.
+bool records_event_log(const Scenario& s, const EngineConfig& config);
+
 // The simulation of a loaded workload; a planner that stopped gives a summary saying why.
+// Its log is empty unless records_event_log.
 RunResult run_simulation(const Scenario& s, const Workload& w);
 
 struct ScenarioRun {
