@@ -4,7 +4,6 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/prctl.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -155,11 +154,6 @@ int run_processes(const std::vector<ProcessJob>& jobs, int parallel,
                   const std::function<void(std::size_t, const ProcessOutcome&)>& on_finish,
                   const std::function<void()>& on_tick) {
     parallel = std::max(1, parallel);
-    // The pool and the points it forks take no transparent huge pages for new memory
-    // (sim/app/cli/jemalloc_settings.cpp): a point is a fresh run, mostly small, and
-    // zeroing 2 MiB pages cost a sweep more system time than it saved (docs/performance.md,
-    // "Allocator").
-    prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
     const SignalsNoted noted;  // before the first child: a stop signal is passed on, not lost
     const Subreaper subreaper;
     const ChildSignal signal;
