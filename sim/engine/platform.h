@@ -26,7 +26,10 @@ struct SimPlatform {
     // The node (empty without a host link).
     std::vector<simgrid::s4u::Host*> gpus;
     simgrid::s4u::Host* host = nullptr;
-    std::vector<simgrid::s4u::Disk*> disks;
+    std::vector<simgrid::s4u::Disk*> disks;  // the disk tier's devices
+    // Per tier (by id): the devices on `host` its transfers do I/O on, named <key>0,
+    // <key>1 (TierSpec::devices; empty for a tier the route alone reaches, host RAM).
+    std::vector<std::vector<simgrid::s4u::Disk*>> devices;
     std::vector<simgrid::s4u::Link*> pcie_links;    // one per GPU
     std::vector<simgrid::s4u::Link*> switch_links;  // one per switch
     std::vector<simgrid::s4u::Link*> nvlinks;       // one per GPU with platform.nvlink
@@ -39,6 +42,11 @@ struct SimPlatform {
     [[nodiscard]] simgrid::s4u::Host* gpu_host(int g) const { return gpus.empty() ? gpu : gpus[static_cast<std::size_t>(g)]; }
     [[nodiscard]] simgrid::s4u::Disk* disk_of_gpu(int g) const {
         return disks.empty() ? disk : disks[static_cast<std::size_t>(g) % disks.size()];
+    }
+    // The device GPU `g` uses for `tier` on the node (null for a tier without devices).
+    [[nodiscard]] simgrid::s4u::Disk* device(TierId tier, int g) const {
+        const std::vector<simgrid::s4u::Disk*>& d = devices[tier];
+        return d.empty() ? nullptr : d[static_cast<std::size_t>(g) % d.size()];
     }
 };
 

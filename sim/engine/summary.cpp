@@ -36,7 +36,7 @@ std::string node_table(const NodeFigures& n) {
                                   n.host_capacity_bytes ? fmt::format(" of {} B", *n.host_capacity_bytes) : std::string());
     out += "tiers     ";
     for (TierId t = 0; t < kTierCount; ++t)
-        out += fmt::format("{}to {} {} B   from {} {} B", t == 0 ? " " : "   ", kTierKeys[t], n.tiers[t].bytes_in, kTierKeys[t],
+        out += fmt::format("{}to {} {} B   from {} {} B", t == 0 ? " " : "   ", tier_row(t).key, n.tiers[t].bytes_in, tier_row(t).key,
                            n.tiers[t].bytes_read);
     out += "\n";
     if (n.data_parallel) out += fmt::format("parallel   {}\n", *n.data_parallel);
@@ -125,7 +125,7 @@ nlohmann::json to_json(const Summary& s) {
         j["host_peak_bytes"] = n.host_peak_bytes;
         j["host_capacity_bytes"] = or_null(n.host_capacity_bytes);
         for (TierId t = 0; t < kTierCount; ++t) {
-            const std::string key(kTierKeys[t]);
+            const std::string key(tier_row(t).key);
             j["bytes_to_" + key] = n.tiers[t].bytes_in;
             j["bytes_from_" + key] = n.tiers[t].bytes_read;
             j[key + "_dropped_bytes"] = n.tiers[t].dropped_bytes;

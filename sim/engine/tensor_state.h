@@ -23,7 +23,7 @@ struct TensorState {
     bool reading = false;         // read queued or in flight; memory already allocated
     bool released = false;        // its last use is behind it
     bool has_disk_copy = false;
-    TierId copy_tier = kDiskTier;  // where its swapped copy (written or being written) is
+    TierId copy_tier = kDefaultTier;  // where its swapped copy (written or being written) is
     int locks = 0;
     double last_access_ms = 0;
     int recomputes = 0;

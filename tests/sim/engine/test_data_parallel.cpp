@@ -143,7 +143,7 @@ TEST_CASE("data parallel: a swap-out and an all-reduce on the same PCIe link sha
         const Activity* collective = nullptr;
         for (const Activity& a : r.log.activities) {
             if (a.gpu != g) continue;
-            if (a.lane == lane::kHostWrite) write = &a;
+            if (a.lane == std::string_view(tier_row(kHostRamTier).lane_out)) write = &a;
             if (a.lane == lane::kCollective) collective = &a;
         }
         REQUIRE(write);
@@ -403,7 +403,7 @@ TEST_CASE("data parallel: ZeRO-3 with an activation swapped to host RAM under a 
     CHECK(rank.transient.gathered_parameters == 3000);
     CHECK(rank.transient.unreduced_gradients == 3000);
     CHECK(rank.transient.peak == 5000);
-    CHECK(first_start(r, lane::kHostRead) == Approx(3.6).epsilon(1e-9));
+    CHECK(first_start(r, tier_row(kHostRamTier).lane_in) == Approx(3.6).epsilon(1e-9));
     for (const NodeFigures::Link& l : r.summary.node->links)
         if (l.name.rfind("nvlink", 0) == 0) CHECK(l.bytes == 500 + 1000 + 500 + 1500);  // each collective's S/2
         else CHECK(l.bytes == 100);                                                     // a, out (d2h) and back (h2d)
