@@ -74,9 +74,6 @@ void set_link_rates(const SimPlatform& p, const PlatformSpec& spec) {
         for (std::size_t i = 0; i < p.devices[t].size(); ++i) set_disk_rates(p.devices[t][i], tiers[t].devices[i]);
 }
 
-// Each tier's devices, "<key><i>" (disk0, disk1, ...); the disk tier's are also `disks`.
-void note_devices(SimPlatform& p) { p.disks = p.devices[kDiskTier]; }
-
 std::string shape_of(const PlatformSpec& spec) {
     if (!spec.simgrid_file.empty()) return "the SimGrid platform file " + spec.simgrid_file;
     if (!spec.host_link) return "one GPU and its disk";
@@ -125,7 +122,6 @@ void build_node(SimPlatform& p, const PlatformSpec& spec) {
                                                            d.write_bytes_per_s * SimPlatform::kDiskScale));
         }
     }
-    note_devices(p);
     const int switches = spec.gpus_per_switch > 0 ? (spec.gpus + spec.gpus_per_switch - 1) / spec.gpus_per_switch : 0;
     for (int s = 0; s < switches; ++s)
         p.switch_links.push_back(zone->create_split_duplex_link(fmt::format("switch{}", s), 1e9)->seal());
@@ -147,7 +143,6 @@ void build_node(SimPlatform& p, const PlatformSpec& spec) {
     add_peer_routes(p, spec, *zone, switches);
     zone->seal();
     p.gpu = p.gpus.front();
-    p.disk = p.disks.front();
     set_link_rates(p, spec);
 }
 
@@ -226,7 +221,6 @@ void load_node(SimPlatform& p, const PlatformSpec& spec) {
             set_disk_rates(*it, tier.devices[d]);
         }
     }
-    note_devices(p);
     for (sg::Link* l : engine->get_all_links()) l->set_bandwidth(l->get_bandwidth() * SimPlatform::kDiskScale);
     for (int g = 0; g < spec.gpus; ++g) {
         const DiskSpec& route = spec.file_routes[static_cast<std::size_t>(g)];
@@ -234,7 +228,6 @@ void load_node(SimPlatform& p, const PlatformSpec& spec) {
         check_route(spec, p.host, p.gpus[g], route.read_bytes_per_s, route.read_latency_ms);
     }
     p.gpu = p.gpus.front();
-    p.disk = p.disks.front();
 }
 
 }  // namespace

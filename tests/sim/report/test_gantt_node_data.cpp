@@ -103,6 +103,10 @@ TEST_CASE("gantt node data: only a node's page has the node's data and script", 
     // Lanes: names of the host tier's swaps, and each lane's group; each activity says its GPU.
     CHECK(data["lanes"][1]["name"] == "host RAM write");
     CHECK(data["lanes"][2]["name"] == "host RAM read");
+    CHECK(data["lanes"][1]["kind"] == "swap");  // the tooltip's journey counts swaps by kind and direction
+    CHECK(data["lanes"][1]["direction"] == "out");
+    CHECK(data["lanes"][1]["tier"] == "host");
+    CHECK(data["lanes"][2]["direction"] == "in");
     for (const auto& lane : data["lanes"]) CHECK(lane["group"] == "gpu");
     for (const auto& a : data["activities"]) CHECK(a.size() == 9);
     CHECK(html.find("memsimGanttNode = function") != std::string::npos);
@@ -127,6 +131,16 @@ TEST_CASE("gantt node data: two GPUs: each activity's GPU, each GPU's own memory
     for (const auto& lane : data["lanes"]) lanes.push_back(lane["id"]);
     CHECK(lanes == std::vector<std::string>{"compute", "pcie1 d2h", "switch0 d2h"});
     CHECK(data["lanes"][2]["group"] == "node");
+    // Each lane's key for the page's scripts: a link of the route, out; its family and number
+    // group the GPUs' own links; a link without a number (switch0 has 0) is its own family.
+    CHECK(data["lanes"][0]["kind"] == "other");
+    CHECK_FALSE(data["lanes"][0].contains("direction"));
+    CHECK(data["lanes"][1]["kind"] == "link");
+    CHECK(data["lanes"][1]["direction"] == "out");
+    CHECK(data["lanes"][1]["family"] == "pcie* d2h");
+    CHECK(data["lanes"][1]["number"] == 1);
+    CHECK_FALSE(data["lanes"][1].contains("tier"));  // a link's tier is its request's, not the lane's
+    CHECK(data["lanes"][2]["family"] == "switch* d2h");
     // [lane, start, end, op, label, tensors, bytes, for_tensor, gpu]
     CHECK(data["activities"][0][8] == 0);
     CHECK(data["activities"][1][8] == 1);
