@@ -45,7 +45,7 @@ struct TierSpec {
     std::string_view name;
     std::string_view key;
     std::optional<std::uint64_t> capacity;  // none: unlimited
-    std::vector<DiskSpec> routes;   // per GPU (empty without a node)
+    std::vector<DiskSpec> routes;           // per GPU (empty without a node)
     std::vector<DiskSpec> devices;  // empty: the route alone (host RAM)
     bool staged_by_path = false;
     // memsim counts the bytes placed there (its capacity binds, the placement rules see its
@@ -60,9 +60,7 @@ struct LinkSpec {
 };
 
 // A PCIe link as a tier's route: the same bandwidth and latency both ways (full duplex).
-inline DiskSpec link_tier(const LinkSpec& link) {
-    return {link.bytes_per_s, link.bytes_per_s, link.latency_ms, link.latency_ms};
-}
+inline DiskSpec link_tier(const LinkSpec& link) { return {link.bytes_per_s, link.bytes_per_s, link.latency_ms, link.latency_ms}; }
 
 // platform.host.cpu: the host's CPU as the optimizer offloaded to it sees it
 // (docs/parallel.md): its floating-point rate and its memory bandwidth, each shared by

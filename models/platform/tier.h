@@ -19,10 +19,10 @@ namespace memsim {
 using TierId = std::uint8_t;
 
 struct TierRow {
-    std::string_view name;  // in messages: "... has a swapped copy on tier 'disk'"
-    std::string_view key;   // summary keys (bytes_to_<key>), events.csv's tier column, device names (<key>0)
-    const char* lane_out;   // the lane of a swap-out to it (a GPU's lane)
-    const char* lane_in;    // of a swap-in from it
+    std::string_view name;         // in messages: "... has a swapped copy on tier 'disk'"
+    std::string_view key;          // summary keys (bytes_to_<key>), events.csv's tier column, device names (<key>0)
+    const char* lane_out;          // the lane of a swap-out to it (a GPU's lane)
+    const char* lane_in;           // of a swap-in from it
     std::string_view display_out;  // the lanes' names in the Gantt page's legend
     std::string_view display_in;
     const char* color_out;  // the lanes' colours on the Gantt page

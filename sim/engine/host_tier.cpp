@@ -56,8 +56,8 @@ void HostTier::check_invariants(const TierBytes& resident) const {
         const Space& s = spaces_[t];
         const std::uint64_t staged = t == kHostRamTier ? staged_bytes : 0;
         if (s.counted && (staged != 0 || s.in_use != c.resident))
-            throw InvariantError(fmt::format("{}: {} B in use at the end, {} B of tensors, {} B of bounce buffers", name, s.in_use,
-                                             c.resident, staged));
+            throw InvariantError(fmt::format("{}: {} B in use at the end, {} B of tensors, {} B of bounce buffers", name,
+                                             s.in_use, c.resident, staged));
     }
 }
 

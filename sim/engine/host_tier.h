@@ -1,8 +1,9 @@
 // Host RAM on the node of docs/tiers.md: its capacity, what the swapped tensors placed
 // there and the bounce buffers of disk transfers hold (its peak and curve), the space of
-// every other tier whose space memsim counts, and the bytes each tier took in and gave out. One for the node, shared by every GPU's swap side (they take and
-// release); at the end of a run the engine checks, per tier, bytes in = bytes out +
-// bytes resident (check_invariants).
+// every other tier whose space memsim counts, and the bytes each tier took in and gave
+// out. One for the node, shared by every GPU's swap side (they take and release); at the
+// end of a run the engine checks, per tier, bytes in = bytes out + bytes resident
+// (check_invariants).
 #pragma once
 
 #include <array>

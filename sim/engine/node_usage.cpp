@@ -82,8 +82,9 @@ void NodeUsage::describe(const SimPlatform& p) {
         device_lanes_.emplace_back();
         for (TierId t = 0; t < p.devices.size(); ++t) {
             const sg::Disk* d = p.device(t, static_cast<int>(g));
-            device_lanes_.back().push_back(d ? std::pair{lane_of(d->get_name(), false, true, 0), lane_of(d->get_name(), false, false, 0)}
-                                             : std::pair{-1, -1});
+            device_lanes_.back().push_back(
+                d ? std::pair{lane_of(d->get_name(), false, true, 0), lane_of(d->get_name(), false, false, 0)}
+                  : std::pair{-1, -1});
         }
     }
 }

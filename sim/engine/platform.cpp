@@ -118,7 +118,8 @@ void build_node(SimPlatform& p, const PlatformSpec& spec) {
         p.devices.emplace_back();
         for (std::size_t i = 0; i < tier.devices.size(); ++i) {
             const DiskSpec& d = tier.devices[i];
-            p.devices.back().push_back(p.host->create_disk(fmt::format("{}{}", tier.key, i), d.read_bytes_per_s * SimPlatform::kDiskScale,
+            p.devices.back().push_back(p.host->create_disk(fmt::format("{}{}", tier.key, i),
+                                                           d.read_bytes_per_s * SimPlatform::kDiskScale,
                                                            d.write_bytes_per_s * SimPlatform::kDiskScale));
         }
     }
@@ -216,7 +217,8 @@ void load_node(SimPlatform& p, const PlatformSpec& spec) {
             const std::vector<sg::Disk*> disks = p.host->get_disks();
             const auto it = std::find_if(disks.begin(), disks.end(), [&](const sg::Disk* k) { return k->get_name() == name; });
             if (it == disks.end())
-                throw InputError(fmt::format("{}: element 'disk id=\"{}\"': missing on host once loaded", spec.simgrid_file, name));
+                throw InputError(
+                    fmt::format("{}: element 'disk id=\"{}\"': missing on host once loaded", spec.simgrid_file, name));
             p.devices.back().push_back(*it);
             set_disk_rates(*it, tier.devices[d]);
         }

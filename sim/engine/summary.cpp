@@ -36,8 +36,8 @@ std::string node_table(const NodeFigures& n) {
                                   n.host_capacity_bytes ? fmt::format(" of {} B", *n.host_capacity_bytes) : std::string());
     out += "tiers     ";
     for (TierId t = 0; t < kTierCount; ++t)
-        out += fmt::format("{}to {} {} B   from {} {} B", t == 0 ? " " : "   ", tier_row(t).key, n.tiers[t].bytes_in, tier_row(t).key,
-                           n.tiers[t].bytes_read);
+        out += fmt::format("{}to {} {} B   from {} {} B", t == 0 ? " " : "   ", tier_row(t).key, n.tiers[t].bytes_in,
+                           tier_row(t).key, n.tiers[t].bytes_read);
     out += "\n";
     if (n.data_parallel) out += fmt::format("parallel   {}\n", *n.data_parallel);
     for (std::size_t g = 0; g < n.gpus.size(); ++g) {

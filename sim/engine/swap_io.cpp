@@ -11,10 +11,19 @@
 namespace memsim {
 
 SwapIo::SwapIo(const EngineContext& ctx)
-    : w_(ctx.workload), tensors_(ctx.tensors), memory_(ctx.memory), queue_(ctx.queue), clock_(ctx.clock), log_(ctx.log),
-      rules_(ctx.rules), write_seq_(ctx.workload.tensors.size(), 0), host_(ctx.host),
+    : w_(ctx.workload),
+      tensors_(ctx.tensors),
+      memory_(ctx.memory),
+      queue_(ctx.queue),
+      clock_(ctx.clock),
+      log_(ctx.log),
+      rules_(ctx.rules),
+      write_seq_(ctx.workload.tensors.size(), 0),
+      host_(ctx.host),
       placement_(ctx.config.platform.has_host_tier() && ctx.config.make_placement ? ctx.config.make_placement() : nullptr),
-      bounce_(ctx.config.swap_path.bounce), tiers_(ctx.config.platform.tiers()), copy_(ctx.workload.tensors.size(), kNoTier),
+      bounce_(ctx.config.swap_path.bounce),
+      tiers_(ctx.config.platform.tiers()),
+      copy_(ctx.workload.tensors.size(), kNoTier),
       staged_(ctx.workload.tensors.size(), 0) {}
 
 std::optional<TierId> SwapIo::tier_for(TensorId t, int op) const {
@@ -79,8 +88,9 @@ TierBytes SwapIo::tier_resident() const {
         // written and waiting for its sync point to free the GPU's.
         const TensorState& st = tensors_[t];
         if (st.where == Where::Resident && !st.written && !st.writing && !st.reading)
-            throw InvariantError(fmt::format("tensor {} is on the GPU and has a swapped copy on tier '{}' with no transfer in flight",
-                                             w_.tensors[t].name, tier_row(copy_[t]).name));
+            throw InvariantError(
+                fmt::format("tensor {} is on the GPU and has a swapped copy on tier '{}' with no transfer in flight",
+                            w_.tensors[t].name, tier_row(copy_[t]).name));
     }
     return bytes;
 }

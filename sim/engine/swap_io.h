@@ -85,7 +85,7 @@ private:
     HostTier& host_;
     std::unique_ptr<PlacementRule> placement_;  // on the node only
     bool bounce_;
-    std::vector<TierSpec> tiers_;  // the platform's (which are staged by the path)
+    std::vector<TierSpec> tiers_;   // the platform's (which are staged by the path)
     std::vector<TierId> copy_;      // per tensor: the tier holding its completed swapped copy (kNoTier: none)
     std::vector<char> staged_;      // per tensor: a bounce buffer is held for its transfer
 };

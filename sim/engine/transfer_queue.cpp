@@ -18,9 +18,17 @@ TransferModel tier_model(const TierSpec& spec, int gpu, bool bounce) {
 }
 
 TransferQueue::TransferQueue(const EngineContext& ctx)
-    : w_(ctx.workload), platform_(ctx.platform), gpu_(ctx.gpu),
-      bounce_(ctx.config.swap_path.bounce), tiers_(ctx.config.platform.tiers()), clock_(ctx.clock), log_(ctx.log), disk_(ctx.platform.disk), listener_(ctx.io),
-      usage_(ctx.usage), queued_write_(ctx.workload.tensors.size(), 0) {
+    : w_(ctx.workload),
+      platform_(ctx.platform),
+      gpu_(ctx.gpu),
+      bounce_(ctx.config.swap_path.bounce),
+      tiers_(ctx.config.platform.tiers()),
+      clock_(ctx.clock),
+      log_(ctx.log),
+      disk_(ctx.platform.disk),
+      listener_(ctx.io),
+      usage_(ctx.usage),
+      queued_write_(ctx.workload.tensors.size(), 0) {
     for (int l = 0; l < usage_.lane_count(); ++l) resource_lanes_.push_back(log_.labels.keep(usage_.lane(l)));
     for (const TierSpec& tier : tiers_) models_.push_back(tier_model(tier, ctx.gpu, ctx.config.swap_path.bounce));
 }

@@ -68,8 +68,9 @@ std::string activity_label(const Activity& a, const TensorNames& names) {
     if (a.key.kind == LaneKind::Swap) {
         const bool write = a.key.direction == Direction::Out;
         // The tier a swap goes to without a node (the disk): its verb names no tier.
-        const std::string verb = a.key.tier == kDefaultTier ? (write ? "swap out" : "swap in")
-                                                         : fmt::format("{} {}", write ? "swap out to" : "swap in from", tier_row(a.key.tier).name);
+        const std::string verb = a.key.tier == kDefaultTier
+                                     ? (write ? "swap out" : "swap in")
+                                     : fmt::format("{} {}", write ? "swap out to" : "swap in from", tier_row(a.key.tier).name);
         // The engine names a disk activity's tensor in `label`: that serves when the workload is not at hand.
         const bool label_is_name = !names.knows_names() && subject.size() == 1 && !a.label.empty();
         const std::string what = label_is_name || subject.empty() ? fmt::format("tensor {}", a.label) : names.list(subject);

@@ -59,7 +59,8 @@ nlohmann::json page_data(const EventLog& log, const Summary& summary, const Work
     const TensorNames names(workload);
     const bool node = gantt_shows_node(log);
     const std::map<std::string, LaneKey> keys = lane_keys(log);
-    const std::vector<std::string> lanes = node ? node_lane_order(ordered_lanes(log), keys, log.resource_lanes) : ordered_lanes(log);
+    const std::vector<std::string> lanes = node ? node_lane_order(ordered_lanes(log), keys, log.resource_lanes)
+                                                : ordered_lanes(log);
     std::map<std::string, int> lane_index;
     nlohmann::json lane_list = nlohmann::json::array();
     std::size_t unknown = 0;

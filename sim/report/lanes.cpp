@@ -8,7 +8,7 @@ namespace memsim {
 
 namespace {
 const std::array<const char*, 5> kKnownLaneOrder = {lane::kCompute, lane::kRecompute, tier_row(kDefaultTier).lane_out,
-                                                     tier_row(kDefaultTier).lane_in, lane::kStall};
+                                                    tier_row(kDefaultTier).lane_in, lane::kStall};
 }
 
 std::vector<std::string> ordered_lanes(const EventLog& log) {

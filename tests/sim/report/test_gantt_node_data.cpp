@@ -59,12 +59,17 @@ TEST_CASE("gantt node data: the GPU's lanes nearest tier first, then links, then
                                          "switch0 h2d", "switch0 d2h"};
     // The keys the engine gives them (the lane strings are only their rendering).
     const LaneKey link_out{LaneKind::Link, Direction::Out, kHostRamTier}, link_in{LaneKind::Link, Direction::In, kHostRamTier};
-    const std::map<std::string, LaneKey> keys = {
-        {"disk_read", {LaneKind::Swap, Direction::In, kDiskTier}},   {"disk_write", {LaneKind::Swap, Direction::Out, kDiskTier}},
-        {"host_read", {LaneKind::Swap, Direction::In, kHostRamTier}}, {"host_write", {LaneKind::Swap, Direction::Out, kHostRamTier}},
-        {"disk0 read", {LaneKind::Disk, Direction::In, kDiskTier}},   {"disk0 write", {LaneKind::Disk, Direction::Out, kDiskTier}},
-        {"pcie10 d2h", link_out}, {"pcie2 h2d", link_in}, {"pcie2 d2h", link_out}, {"switch0 h2d", link_in},
-        {"switch0 d2h", link_out}};
+    const std::map<std::string, LaneKey> keys = {{"disk_read", {LaneKind::Swap, Direction::In, kDiskTier}},
+                                                 {"disk_write", {LaneKind::Swap, Direction::Out, kDiskTier}},
+                                                 {"host_read", {LaneKind::Swap, Direction::In, kHostRamTier}},
+                                                 {"host_write", {LaneKind::Swap, Direction::Out, kHostRamTier}},
+                                                 {"disk0 read", {LaneKind::Disk, Direction::In, kDiskTier}},
+                                                 {"disk0 write", {LaneKind::Disk, Direction::Out, kDiskTier}},
+                                                 {"pcie10 d2h", link_out},
+                                                 {"pcie2 h2d", link_in},
+                                                 {"pcie2 d2h", link_out},
+                                                 {"switch0 h2d", link_in},
+                                                 {"switch0 d2h", link_out}};
     const std::vector<std::string> expected = {"compute", "host_write", "host_read", "disk_write", "disk_read", "stall",
                                                "pcie2 d2h", "pcie2 h2d", "pcie10 d2h", "switch0 d2h", "switch0 h2d",
                                                "disk0 write", "disk0 read"};
