@@ -34,16 +34,23 @@ struct DiskSpec {
     double write_latency_ms = 0.0;
 };
 
-// One tier as data (docs/tiers.md), a row of PlatformSpec::tiers() indexed by TierId: its
-// capacity, and how a GPU reaches it: a flow on the GPU's route to the host, then, for a
-// tier on a device of its own, that device's I/O (GPU i uses devices[i mod count]),
-// staged through a host buffer on the bounce path when `staged_by_path`.
+// One tier as data (docs/tiers.md), a row of PlatformSpec::tiers() indexed by TierId, built
+// by the platform from its keys: its name and key (its kTierRows row), its capacity, and
+// how a GPU reaches it: a flow on the GPU's route to the host (routes[gpu]: bandwidth and
+// latency each way), then, for a tier on devices of its own, that device's I/O (GPU i
+// uses devices[i mod count], each with a bandwidth and latency per direction; SimGrid
+// disks named <key>0, <key>1 on the host), staged through a host buffer on the bounce
+// path when `staged_by_path`, streamed with the flow otherwise.
 struct TierSpec {
-    std::string_view name;  // kTierNames: in messages
-    std::string_view key;   // kTierKeys: the summary's keys
+    std::string_view name;
+    std::string_view key;
     std::optional<std::uint64_t> capacity;  // none: unlimited
+    std::vector<DiskSpec> routes;           // per GPU (empty without a node)
     std::vector<DiskSpec> devices;  // empty: the route alone (host RAM)
     bool staged_by_path = false;
+    // memsim counts the bytes placed there (its capacity binds, the placement rules see its
+    // free bytes); a disk's space is not modelled.
+    bool holds_space = false;
 };
 
 // A full-duplex link (PCIe): each direction has the bandwidth on its own.
@@ -51,6 +58,9 @@ struct LinkSpec {
     double bytes_per_s = 0;
     double latency_ms = 0;
 };
+
+// A PCIe link as a tier's route: the same bandwidth and latency both ways (full duplex).
+inline DiskSpec link_tier(const LinkSpec& link) { return {link.bytes_per_s, link.bytes_per_s, link.latency_ms, link.latency_ms}; }
 
 // platform.host.cpu: the host's CPU as the optimizer offloaded to it sees it
 // (docs/parallel.md): its floating-point rate and its memory bandwidth, each shared by
@@ -114,11 +124,25 @@ struct PlatformSpec {
     // The node model is on: a host link (or a SimGrid file) makes transfers flows on links.
     [[nodiscard]] bool has_host_tier() const { return host_link.has_value() || !simgrid_file.empty(); }
     // The node's tiers, built from today's keys: host RAM (platform.host.memory), then the
-    // disks (platform.disk / platform.disks).
+    // disks (platform.disk / platform.disks), each reached by the GPU's route to the host
+    // (platform.host.link, or the platform file's routes).
     [[nodiscard]] std::vector<TierSpec> tiers() const {
+        std::vector<DiskSpec> routes;
+        for (int g = 0; g < gpus && has_host_tier(); ++g)
+            routes.push_back(file_routes.empty() ? link_tier(*host_link) : file_routes[static_cast<std::size_t>(g)]);
         std::vector<TierSpec> rows(kTierCount);
-        rows[kHostRamTier] = {kTierNames[kHostRamTier], kTierKeys[kHostRamTier], host_memory, {}, false};
-        rows[kDiskTier] = {kTierNames[kDiskTier], kTierKeys[kDiskTier], std::nullopt, disks.empty() ? std::vector{disk} : disks, true};
+        const auto row = [&](TierId t) -> TierSpec& {
+            rows[t].name = tier_row(t).name;
+            rows[t].key = tier_row(t).key;
+            rows[t].routes = routes;
+            return rows[t];
+        };
+        TierSpec& host = row(kHostRamTier);
+        host.capacity = host_memory;
+        host.holds_space = true;
+        TierSpec& disk_tier = row(kDiskTier);
+        disk_tier.devices = disks.empty() ? std::vector{disk} : disks;
+        disk_tier.staged_by_path = true;
         return rows;
     }
     [[nodiscard]] std::size_t disk_count() const { return disks.empty() ? 1 : disks.size(); }

@@ -3,7 +3,7 @@
 // queue predicts its backlog with it (and its disk actor waits the latency before each
 // SimGrid I/O), the bandwidth-aware swap selection times its plan with it, and the swap
 // warnings price a serial schedule with it. On the node of docs/tiers.md a GPU's route to
-// the host is another TransferModel (gpu_route), and a disk behind it one of a two-hop path.
+// the host is another TransferModel (TierSpec::routes), and a disk behind it one of a two-hop path.
 #pragma once
 
 #include <algorithm>
@@ -12,18 +12,6 @@
 #include "models/platform/platform_spec.h"
 
 namespace memsim {
-
-// A PCIe link as a tier: the same bandwidth and latency both ways (full duplex).
-inline DiskSpec link_tier(const LinkSpec& link) {
-    return {link.bytes_per_s, link.bytes_per_s, link.latency_ms, link.latency_ms};
-}
-
-// GPU `gpu`'s way to the host on the node: its route in the platform file (smallest
-// link bandwidth, summed latency), or the PCIe link of platform.host.link (there the
-// switch uplink, shared by its GPUs, is left out, as before the file existed).
-inline DiskSpec gpu_route(const PlatformSpec& p, int gpu) {
-    return p.file_routes.empty() ? link_tier(*p.host_link) : p.file_routes[static_cast<std::size_t>(gpu)];
-}
 
 // A disk behind a route (a write crosses its write side, a read its read side). Staged
 // (the bounce path: the route then the disk, one after the other) costs both latencies plus the bytes over each bandwidth, exactly; streamed

@@ -101,14 +101,16 @@ void Collectives::run(const CollectiveRequest& r) {
             for (const int lane : usage_.peer_route(f.from, f.to)) {
                 usage_.peer_occupied(lane, step_start, end, bytes[i]);
                 EventLog& log = *logs_[static_cast<std::size_t>(f.from)];
-                if (log.recording)
-                    log.add({lane_names_[static_cast<std::size_t>(f.from)][static_cast<std::size_t>(lane)],
-                             step_start,
-                             end,
-                             r.op,
-                             r.label,
-                             {},
-                             bytes[i]});
+                if (!log.recording) continue;
+                Activity a{lane_names_[static_cast<std::size_t>(f.from)][static_cast<std::size_t>(lane)],
+                           step_start,
+                           end,
+                           r.op,
+                           r.label,
+                           {},
+                           bytes[i]};
+                a.key = usage_.key(lane, kNoTier);
+                log.add(std::move(a));
             }
         }
     }

@@ -130,19 +130,23 @@ private:
     SelectionInputs selection_inputs(const EngineConfig& c) const {
         SelectionInputs in{c.budget, TransferModel(c.platform.disk), c.platform.gpu_speed_scale, {}};
         if (!c.platform.has_host_tier() || !c.make_placement) return in;
-        // Planned before the run: every tier as free as it starts (its capacity), built once.
+        // Planned before the run: every tier as free as it starts (its capacity), its
+        // transfer model, built once.
         PlacementInput empty{};
         const std::vector<TierSpec> tiers = c.platform.tiers();
-        for (TierId t = 0; t < kTierCount; ++t)
-            empty.free[t] = tiers[t].capacity.value_or(std::numeric_limits<std::uint64_t>::max());
-        in.tier_of = [&c, gpu = gpu_index_, empty, rule = std::shared_ptr<PlacementRule>(c.make_placement())](
-                         std::uint64_t bytes, double ms_to_next_use) {
-            const bool bounce = c.swap_path.bounce;
+        std::vector<TransferModel> models;
+        for (TierId t = 0; t < kTierCount; ++t) {
+            empty.free[t] = tiers[t].holds_space ? tiers[t].capacity.value_or(std::numeric_limits<std::uint64_t>::max())
+                                                 : std::numeric_limits<std::uint64_t>::max();
+            models.push_back(tier_model(tiers[t], gpu_index_, c.swap_path.bounce));
+        }
+        in.tier_of = [empty, models = std::move(models), bounce = c.swap_path.bounce,
+                      rule = std::shared_ptr<PlacementRule>(c.make_placement())](std::uint64_t bytes, double ms_to_next_use) {
             PlacementInput place = empty;
             place.bytes = bytes;
             place.staging_bytes = bounce ? bytes : 0;
             place.ms_to_next_use = ms_to_next_use;
-            return tier_model(c.platform, gpu, rule->place(place).value_or(kHostRamTier), bounce);
+            return models[rule->place(place).value_or(kNearestTier)];
         };
         return in;
     }

@@ -1,6 +1,7 @@
 // Everything a run did, in simulated time: the single source every output
-// (summary, events.csv, Gantt chart, Chrome trace) reads. Lanes are strings so a
-// new kind of activity shows up in every output without touching the renderers.
+// (summary, events.csv, Gantt chart, Chrome trace) reads. An activity's lane is a string
+// (what the outputs print; a new kind shows up in every output without touching the
+// renderers) and a key (what the outputs test: kind, direction, tier).
 #pragma once
 
 #include <algorithm>
@@ -20,10 +21,7 @@ namespace memsim {
 namespace lane {
 inline constexpr const char* kCompute = "compute";
 inline constexpr const char* kRecompute = "recompute";
-inline constexpr const char* kDiskWrite = "disk_write";
-inline constexpr const char* kDiskRead = "disk_read";
-inline constexpr const char* kHostWrite = "host_write";  // a swap-out to host RAM (docs/tiers.md)
-inline constexpr const char* kHostRead = "host_read";
+// A swap's lane is its tier's (kTierRows: "disk_write", "host_read", ...), swap_lane.
 inline constexpr const char* kStall = "stall";
 // A data-parallel collective this GPU took part in (docs/parallel.md), start to end.
 inline constexpr const char* kCollective = "collective";
@@ -35,39 +33,35 @@ inline constexpr const char* kHostOptimizer = "host_optimizer";
 
 // What an activity's lane is, set where the activity is made: its lane string is the
 // rendering of it (swap_lane, NodeUsage's resource lanes), done once there, and the
-// outputs read these fields instead of decoding the string. Other: every lane without
-// a tier (compute, stall, ...; a collective's flow on a link is not keyed yet, found by
-// is_resource_lane).
-enum class LaneKind : std::uint8_t { Other, Swap, Link, Disk };
-// Out: from the GPU towards the tier (a swap-out, d2h, a disk write); In: back.
+// outputs read these fields instead of decoding the string. Swap: a GPU's swap to or
+// from a tier; Link: a request's or a collective's flow on a link of a GPU's route to the
+// host; PeerLink: a collective's flow on a link only GPU-to-GPU routes cross (NVLink);
+// Disk: an I/O on a tier's device; Other: every lane without a resource or tier
+// (compute, stall, collective, ...).
+enum class LaneKind : std::uint8_t { Other, Swap, Link, PeerLink, Disk };
+// Out: from the GPU towards the tier (a swap-out, d2h, a device write, a link's tx); In: back.
 enum class Direction : std::uint8_t { None, Out, In };
 struct LaneKey {
     LaneKind kind = LaneKind::Other;
     Direction direction = Direction::None;
-    TierId tier = kNoTier;  // a swap's tier; on a link, the tier of the request crossing it; on a disk, the disk
+    // A swap's tier; on a link, the tier of the request crossing it (kNoTier for a
+    // collective's or the offloaded optimizer's flow); on a device, the device's tier.
+    TierId tier = kNoTier;
 };
 
-// The lane a swap's key renders to: "host_write", "disk_read", ...
+// The lane a swap's key renders to: its tier's row's ("host_write", "disk_read", ...).
 inline const char* swap_lane(const LaneKey& key) {
-    static constexpr const char* kLanes[kTierCount][2] = {{lane::kHostRead, lane::kHostWrite}, {lane::kDiskRead, lane::kDiskWrite}};
-    return kLanes[key.tier][key.direction == Direction::Out ? 1 : 0];
+    const TierRow& row = tier_row(key.tier);
+    return key.direction == Direction::Out ? row.lane_out : row.lane_in;
 }
 
 // A resource lane of the node (docs/tiers.md): "<link> d2h" / "<link> h2d" for the
 // time a request's flow was on a link of its route (GPU to host / host to GPU),
-// "<disk> write" / "<disk> read" for a disk I/O. Their names come from the platform, so
-// they are kept by the log's LabelStore; none of the lane::k* constants is one. A
-// request's resource activities follow its own activity in the log.
-inline bool is_resource_lane(std::string_view lane) {
-    const auto ends_with = [&](std::string_view tail) {
-        return lane.size() > tail.size() && lane.substr(lane.size() - tail.size()) == tail;
-    };
-    for (const char* known : {lane::kCompute, lane::kRecompute, lane::kDiskWrite, lane::kDiskRead, lane::kHostWrite,
-                              lane::kHostRead, lane::kStall, lane::kCollective, lane::kOffload, lane::kHostOptimizer})
-        if (lane == known) return false;
-    // " tx" / " rx": a GPU-to-GPU link (NVLink) sending from / receiving into its GPU.
-    return ends_with(" d2h") || ends_with(" h2d") || ends_with(" write") || ends_with(" read") || ends_with(" tx") ||
-           ends_with(" rx");
+// "<device> write" / "<device> read" for a device's I/O, "<link> tx" / "rx" on a
+// GPU-to-GPU link (NVLink). Their names come from the platform, so they are kept by the
+// log's LabelStore. A request's resource activities follow its own activity in the log.
+inline bool is_resource_lane(const LaneKey& key) {
+    return key.kind == LaneKind::Link || key.kind == LaneKind::PeerLink || key.kind == LaneKind::Disk;
 }
 
 // Instant events (no duration): a decision the memory manager took at one moment.

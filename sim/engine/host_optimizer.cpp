@@ -43,7 +43,10 @@ void HostOptimizer::transfer(bool to_host, std::uint64_t bytes, int op, std::str
     const double end = clock_.now();
     for (const int lane : usage_.route(rank_, to_host)) {
         usage_.peer_occupied(lane, start, end, bytes);
-        if (log_.recording) log_.add({log_.labels.keep(usage_.lane(lane)), start, end, op, label, {}, bytes});
+        if (!log_.recording) continue;
+        Activity a{log_.labels.keep(usage_.lane(lane)), start, end, op, label, {}, bytes};
+        a.key = usage_.key(lane, kNoTier);
+        log_.add(std::move(a));
     }
     if (log_.recording) log_.add({lane::kOffload, start, end, op, label, {}, bytes});
     moved_ += bytes;

@@ -31,20 +31,20 @@ std::vector<sg::Link*> links_between(const sg::Host* from, const sg::Host* to) {
 
 }  // namespace
 
-int NodeUsage::lane_of(const std::string& name, bool link, bool forward, double bytes_per_s, bool peer) {
+int NodeUsage::lane_of(const std::string& name, bool link, bool forward, double bytes_per_s, bool peer, TierId tier) {
     for (std::size_t i = 0; i < lanes_.size(); ++i)
         if (lanes_[i].name == name && lanes_[i].link == link && lanes_[i].forward == forward) return static_cast<int>(i);
     const char* direction = peer   ? (forward ? " tx" : " rx")
                             : link ? (forward ? " d2h" : " h2d")
                                    : (forward ? " write" : " read");
-    lanes_.push_back({name, name + direction, link, forward, peer, bytes_per_s, 0, 0, {}});
+    lanes_.push_back({name, name + direction, link, forward, peer, tier, bytes_per_s, 0, 0, {}});
     return static_cast<int>(lanes_.size()) - 1;
 }
 
 void NodeUsage::describe(const SimPlatform& p) {
     if (!p.is_node()) return;
     // Lanes in order of first appearance: GPU 0's route from its side, then GPU 1's new
-    // links, ...; both directions of a link together, then the disks.
+    // links, ...; both directions of a link together, then every tier's devices (the disks).
     std::vector<std::pair<std::vector<sg::Link*>, std::vector<sg::Link*>>> paths;
     std::vector<std::string> names;
     const auto note = [&](const sg::Link* l) {
@@ -61,10 +61,11 @@ void NodeUsage::describe(const SimPlatform& p) {
             for (const auto& [to_host, to_gpu] : paths)
                 for (const sg::Link* l : d2h ? to_host : to_gpu)
                     if (link_name(l) == name) lane_of(name, true, d2h, l->get_bandwidth() / SimPlatform::kDiskScale);
-    for (const sg::Disk* d : p.disks)
-        for (const bool write : {true, false})
-            lane_of(d->get_name(), false, write,
-                    (write ? d->get_write_bandwidth() : d->get_read_bandwidth()) / SimPlatform::kDiskScale);
+    for (TierId t = 0; t < p.devices.size(); ++t)
+        for (const sg::Disk* d : p.devices[t])
+            for (const bool write : {true, false})
+                lane_of(d->get_name(), false, write,
+                        (write ? d->get_write_bandwidth() : d->get_read_bandwidth()) / SimPlatform::kDiskScale, false, t);
     for (std::size_t g = 0; g < paths.size(); ++g) {
         std::vector<int> to_host, to_gpu;
         std::vector<std::string> to_host_names, to_gpu_names;
@@ -78,13 +79,18 @@ void NodeUsage::describe(const SimPlatform& p) {
         }
         routes_.emplace_back(std::move(to_host), std::move(to_gpu));
         route_texts_.emplace_back(fmt::format("{}", fmt::join(to_host_names, "+")), fmt::format("{}", fmt::join(to_gpu_names, "+")));
-        const std::string disk = p.disk_of_gpu(static_cast<int>(g))->get_name();
-        disk_lanes_.emplace_back(lane_of(disk, false, true, 0), lane_of(disk, false, false, 0));
+        device_lanes_.emplace_back();
+        for (TierId t = 0; t < p.devices.size(); ++t) {
+            const sg::Disk* d = p.device(t, static_cast<int>(g));
+            device_lanes_.back().push_back(
+                d ? std::pair{lane_of(d->get_name(), false, true, 0), lane_of(d->get_name(), false, false, 0)}
+                  : std::pair{-1, -1});
+        }
     }
 }
 
-int NodeUsage::disk_lane(int gpu, bool write) const {
-    const auto& [w, r] = disk_lanes_[static_cast<std::size_t>(gpu)];
+int NodeUsage::device_lane(int gpu, TierId tier, bool write) const {
+    const auto& [w, r] = device_lanes_[static_cast<std::size_t>(gpu)][tier];
     return write ? w : r;
 }
 
@@ -177,10 +183,11 @@ void NodeUsage::check_log(const EventLog& log) const {
         if (a.key.kind == LaneKind::Swap) {
             const bool write = a.key.direction == Direction::Out;
             for (const int l : route(a.gpu, write)) requested[static_cast<std::size_t>(l)] += a.bytes;
-            if (a.key.tier == kDiskTier) requested[static_cast<std::size_t>(disk_lane(a.gpu, write))] += a.bytes;
+            const int device = device_lane(a.gpu, a.key.tier, write);
+            if (device >= 0) requested[static_cast<std::size_t>(device)] += a.bytes;
             continue;
         }
-        if (!is_resource_lane(a.lane)) continue;
+        if (!is_resource_lane(a.key)) continue;
         const auto it = index.find(a.lane);
         if (it == index.end()) throw InvariantError(fmt::format("the log has a resource lane '{}' the node does not have", a.lane));
         recorded[it->second] += a.bytes;

@@ -26,17 +26,20 @@ public:
 
     [[nodiscard]] bool enabled() const { return !lanes_.empty(); }
     // Resource lanes (indices into lane()): the links of GPU `gpu`'s route to the host
-    // (write) or back (read), and the I/O lane of the disk it swaps to.
+    // (write) or back (read), and the I/O lane of the device it uses for `tier` (-1: the
+    // tier has none, host RAM).
     [[nodiscard]] const std::vector<int>& route(int gpu, bool write) const {
         return write ? routes_[static_cast<std::size_t>(gpu)].first : routes_[static_cast<std::size_t>(gpu)].second;
     }
-    [[nodiscard]] int disk_lane(int gpu, bool write) const;
+    [[nodiscard]] int device_lane(int gpu, TierId tier, bool write) const;
     [[nodiscard]] int lane_count() const { return static_cast<int>(lanes_.size()); }
     [[nodiscard]] const std::string& lane(int resource) const { return lanes_[static_cast<std::size_t>(resource)].lane; }
-    // What lane(resource) renders, crossed by a request to or from `tier`.
+    // What lane(resource) renders, crossed by a request to or from `tier` (a device's
+    // lane is its own tier's; a collective's flow crosses a link for no tier: kNoTier).
     [[nodiscard]] LaneKey key(int resource, TierId tier) const {
         const Lane& l = lanes_[static_cast<std::size_t>(resource)];
-        return {l.link ? LaneKind::Link : LaneKind::Disk, l.forward ? Direction::Out : Direction::In, l.link ? tier : kDiskTier};
+        const LaneKind kind = !l.link ? LaneKind::Disk : l.peer ? LaneKind::PeerLink : LaneKind::Link;
+        return {kind, l.forward ? Direction::Out : Direction::In, l.link ? tier : l.tier};
     }
     [[nodiscard]] const std::string& route_text(int gpu, bool write) const;  // "pcie0+switch0"
 
@@ -69,18 +72,19 @@ private:
         bool link = true;
         bool forward = true;  // d2h, or a write (tx on a GPU-to-GPU link)
         bool peer = false;    // a link only GPU-to-GPU routes cross (NVLink)
+        TierId tier = kNoTier;  // a device's tier
         double bytes_per_s = 0;
         std::uint64_t bytes = 0;
         std::uint64_t peer_bytes = 0;  // of `bytes`, what collectives moved
         std::vector<std::pair<double, double>> intervals;
     };
-    int lane_of(const std::string& name, bool link, bool forward, double bytes_per_s, bool peer = false);
+    int lane_of(const std::string& name, bool link, bool forward, double bytes_per_s, bool peer = false, TierId tier = kNoTier);
     [[nodiscard]] static double busy_ms(std::vector<std::pair<double, double>> intervals);
 
     std::vector<Lane> lanes_;
     std::vector<std::pair<std::vector<int>, std::vector<int>>> routes_;  // per GPU: to the host, back
     std::vector<std::pair<std::string, std::string>> route_texts_;
-    std::vector<std::pair<int, int>> disk_lanes_;  // per GPU: write, read
+    std::vector<std::vector<std::pair<int, int>>> device_lanes_;  // per GPU, per tier: write, read (-1: none)
     std::vector<std::vector<int>> peer_routes_;    // from * peer_count_ + to
     std::size_t peer_count_ = 0;
 };

@@ -69,7 +69,9 @@ void set_link_rates(const SimPlatform& p, const PlatformSpec& spec) {
         l->set_bandwidth(spec.nvlink->bytes_per_s * SimPlatform::kDiskScale);
         l->set_latency(spec.nvlink->latency_ms / 1e3);
     }
-    for (std::size_t i = 0; i < p.disks.size(); ++i) set_disk_rates(p.disks[i], spec.disk_of_gpu(static_cast<int>(i)));
+    const std::vector<TierSpec> tiers = spec.tiers();
+    for (std::size_t t = 0; t < p.devices.size(); ++t)
+        for (std::size_t i = 0; i < p.devices[t].size(); ++i) set_disk_rates(p.devices[t][i], tiers[t].devices[i]);
 }
 
 std::string shape_of(const PlatformSpec& spec) {
@@ -112,10 +114,14 @@ void add_peer_routes(SimPlatform& p, const PlatformSpec& spec, sg::NetZone& zone
 void build_node(SimPlatform& p, const PlatformSpec& spec) {
     auto* zone = sg::create_full_zone("node");
     p.host = zone->create_host("host", 1e3);
-    for (std::size_t i = 0; i < spec.disk_count(); ++i) {
-        const DiskSpec& d = spec.disk_of_gpu(static_cast<int>(i));
-        p.disks.push_back(p.host->create_disk(fmt::format("disk{}", i), d.read_bytes_per_s * SimPlatform::kDiskScale,
-                                              d.write_bytes_per_s * SimPlatform::kDiskScale));
+    for (const TierSpec& tier : spec.tiers()) {
+        p.devices.emplace_back();
+        for (std::size_t i = 0; i < tier.devices.size(); ++i) {
+            const DiskSpec& d = tier.devices[i];
+            p.devices.back().push_back(p.host->create_disk(fmt::format("{}{}", tier.key, i),
+                                                           d.read_bytes_per_s * SimPlatform::kDiskScale,
+                                                           d.write_bytes_per_s * SimPlatform::kDiskScale));
+        }
     }
     const int switches = spec.gpus_per_switch > 0 ? (spec.gpus + spec.gpus_per_switch - 1) / spec.gpus_per_switch : 0;
     for (int s = 0; s < switches; ++s)
@@ -138,7 +144,6 @@ void build_node(SimPlatform& p, const PlatformSpec& spec) {
     add_peer_routes(p, spec, *zone, switches);
     zone->seal();
     p.gpu = p.gpus.front();
-    p.disk = p.disks.front();
     set_link_rates(p, spec);
 }
 
@@ -205,14 +210,18 @@ void load_node(SimPlatform& p, const PlatformSpec& spec) {
     };
     p.host = host("host");
     for (int g = 0; g < spec.gpus; ++g) p.gpus.push_back(host(fmt::format("gpu{}", g)));
-    for (std::size_t d = 0; d < spec.disk_count(); ++d) {
-        const std::string name = fmt::format("disk{}", d);
-        const std::vector<sg::Disk*> disks = p.host->get_disks();
-        const auto it = std::find_if(disks.begin(), disks.end(), [&](const sg::Disk* k) { return k->get_name() == name; });
-        if (it == disks.end())
-            throw InputError(fmt::format("{}: element 'disk id=\"{}\"': missing on host once loaded", spec.simgrid_file, name));
-        p.disks.push_back(*it);
-        set_disk_rates(*it, spec.disk_of_gpu(static_cast<int>(d)));
+    for (const TierSpec& tier : spec.tiers()) {
+        p.devices.emplace_back();
+        for (std::size_t d = 0; d < tier.devices.size(); ++d) {
+            const std::string name = fmt::format("{}{}", tier.key, d);
+            const std::vector<sg::Disk*> disks = p.host->get_disks();
+            const auto it = std::find_if(disks.begin(), disks.end(), [&](const sg::Disk* k) { return k->get_name() == name; });
+            if (it == disks.end())
+                throw InputError(
+                    fmt::format("{}: element 'disk id=\"{}\"': missing on host once loaded", spec.simgrid_file, name));
+            p.devices.back().push_back(*it);
+            set_disk_rates(*it, tier.devices[d]);
+        }
     }
     for (sg::Link* l : engine->get_all_links()) l->set_bandwidth(l->get_bandwidth() * SimPlatform::kDiskScale);
     for (int g = 0; g < spec.gpus; ++g) {
@@ -221,7 +230,6 @@ void load_node(SimPlatform& p, const PlatformSpec& spec) {
         check_route(spec, p.host, p.gpus[g], route.read_bytes_per_s, route.read_latency_ms);
     }
     p.gpu = p.gpus.front();
-    p.disk = p.disks.front();
 }
 
 }  // namespace

@@ -22,11 +22,13 @@ namespace memsim {
 
 struct SimPlatform {
     simgrid::s4u::Host* gpu = nullptr;    // GPU 0 (the only one without a host link)
-    simgrid::s4u::Disk* disk = nullptr;   // disk 0
+    simgrid::s4u::Disk* disk = nullptr;   // the one disk without a node
     // The node (empty without a host link).
     std::vector<simgrid::s4u::Host*> gpus;
     simgrid::s4u::Host* host = nullptr;
-    std::vector<simgrid::s4u::Disk*> disks;
+    // Per tier (by id): the devices on `host` its transfers do I/O on, named <key>0,
+    // <key>1 (TierSpec::devices; empty for a tier the route alone reaches, host RAM).
+    std::vector<std::vector<simgrid::s4u::Disk*>> devices;
     std::vector<simgrid::s4u::Link*> pcie_links;    // one per GPU
     std::vector<simgrid::s4u::Link*> switch_links;  // one per switch
     std::vector<simgrid::s4u::Link*> nvlinks;       // one per GPU with platform.nvlink
@@ -37,8 +39,10 @@ struct SimPlatform {
 
     [[nodiscard]] bool is_node() const { return host != nullptr; }
     [[nodiscard]] simgrid::s4u::Host* gpu_host(int g) const { return gpus.empty() ? gpu : gpus[static_cast<std::size_t>(g)]; }
-    [[nodiscard]] simgrid::s4u::Disk* disk_of_gpu(int g) const {
-        return disks.empty() ? disk : disks[static_cast<std::size_t>(g) % disks.size()];
+    // The device GPU `g` uses for `tier` on the node (null for a tier without devices).
+    [[nodiscard]] simgrid::s4u::Disk* device(TierId tier, int g) const {
+        const std::vector<simgrid::s4u::Disk*>& d = devices[tier];
+        return d.empty() ? nullptr : d[static_cast<std::size_t>(g) % d.size()];
     }
 };
 

@@ -37,7 +37,7 @@ public:
     // To and from the tier the swap-out would go to now (host RAM when none can take it:
     // the run stops there anyway).
     double swap_round_trip_ms(TensorId t, int op) const override {
-        return queue_.round_trip_ms(w_.tensors[t].bytes, io_.tier_for(t, op).value_or(kHostRamTier));
+        return queue_.round_trip_ms(w_.tensors[t].bytes, io_.tier_for(t, op).value_or(kNearestTier));
     }
 
 private:

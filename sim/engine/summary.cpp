@@ -34,11 +34,11 @@ std::string node_table(const NodeFigures& n) {
     std::string out = fmt::format("node       {} GPUs   step {:.3f} ms   host RAM peak {} B{}\n", n.gpus.size(), n.step_time_ms,
                                   n.host_peak_bytes,
                                   n.host_capacity_bytes ? fmt::format(" of {} B", *n.host_capacity_bytes) : std::string());
-    out += "tiers     ";
+    std::vector<std::string> tiers;  // every row of the tier table, nearest first
     for (TierId t = 0; t < kTierCount; ++t)
-        out += fmt::format("{}to {} {} B   from {} {} B", t == 0 ? " " : "   ", kTierKeys[t], n.tiers[t].bytes_in, kTierKeys[t],
-                           n.tiers[t].bytes_read);
-    out += "\n";
+        tiers.push_back(
+            fmt::format("to {0} {1} B   from {0} {2} B", tier_row(t).key, n.tiers[t].bytes_in, n.tiers[t].bytes_read));
+    out += fmt::format("tiers      {}\n", fmt::join(tiers, "   "));
     if (n.data_parallel) out += fmt::format("parallel   {}\n", *n.data_parallel);
     for (std::size_t g = 0; g < n.gpus.size(); ++g) {
         out += fmt::format("gpu {:<6} [{}] {:.3f} ms   stall {:.3f} ms   written {} B   read {} B\n", g, n.gpus[g].status,
@@ -125,7 +125,7 @@ nlohmann::json to_json(const Summary& s) {
         j["host_peak_bytes"] = n.host_peak_bytes;
         j["host_capacity_bytes"] = or_null(n.host_capacity_bytes);
         for (TierId t = 0; t < kTierCount; ++t) {
-            const std::string key(kTierKeys[t]);
+            const std::string key(tier_row(t).key);
             j["bytes_to_" + key] = n.tiers[t].bytes_in;
             j["bytes_from_" + key] = n.tiers[t].bytes_read;
             j[key + "_dropped_bytes"] = n.tiers[t].dropped_bytes;

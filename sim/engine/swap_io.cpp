@@ -11,44 +11,50 @@
 namespace memsim {
 
 SwapIo::SwapIo(const EngineContext& ctx)
-    : w_(ctx.workload), tensors_(ctx.tensors), memory_(ctx.memory), queue_(ctx.queue), clock_(ctx.clock), log_(ctx.log),
-      rules_(ctx.rules), write_seq_(ctx.workload.tensors.size(), 0), host_(ctx.host),
+    : w_(ctx.workload),
+      tensors_(ctx.tensors),
+      memory_(ctx.memory),
+      queue_(ctx.queue),
+      clock_(ctx.clock),
+      log_(ctx.log),
+      rules_(ctx.rules),
+      write_seq_(ctx.workload.tensors.size(), 0),
+      host_(ctx.host),
       placement_(ctx.config.platform.has_host_tier() && ctx.config.make_placement ? ctx.config.make_placement() : nullptr),
-      bounce_(ctx.config.swap_path.bounce), copy_(ctx.workload.tensors.size(), kNoTier),
+      bounce_(ctx.config.swap_path.bounce),
+      tiers_(ctx.config.platform.tiers()),
+      copy_(ctx.workload.tensors.size(), kNoTier),
       staged_(ctx.workload.tensors.size(), 0) {}
 
 std::optional<TierId> SwapIo::tier_for(TensorId t, int op) const {
-    if (!placement_) return kDiskTier;
+    if (!placement_) return kDefaultTier;
     const std::uint64_t bytes = w_.tensors[t].bytes;
     PlacementInput in{bytes, {}, bounce_ ? bytes : 0, -1};
-    in.free.fill(std::numeric_limits<std::uint64_t>::max());
-    in.free[kHostRamTier] = host_.free_bytes();
+    for (TierId tier = 0; tier < kTierCount; ++tier) in.free[tier] = host_.free_bytes(tier);
     if (tensors_.has_future_use(t)) in.ms_to_next_use = tensors_.ms_until_next_use(t, std::max(op, 0));
     return placement_->place(in);
 }
 
 TierId SwapIo::place(TensorId t, int op) {
-    if (!placement_) return kDiskTier;
+    if (!placement_) return kDefaultTier;
     const std::uint64_t bytes = w_.tensors[t].bytes;
     const std::optional<TierId> tier = tier_for(t, op);
     if (!tier)
         throw RunStopped{"host_full", fmt::format("op {}: tensor {} ({} B) does not fit in host RAM: {}", op, w_.tensors[t].name,
                                                   bytes, host_.state_text())};
-    if (*tier == kDiskTier) {
-        stage(t, op, "its swap-out to disk");
-        return kDiskTier;
-    }
-    host_.take(bytes);
+    if (tiers_[*tier].staged_by_path) stage(t, op, true, *tier);
+    host_.take(bytes, *tier);
     return *tier;
 }
 
-void SwapIo::stage(TensorId t, int op, const char* what) {
+void SwapIo::stage(TensorId t, int op, bool out, TierId tier) {
     if (!placement_ || !bounce_) return;
     const std::uint64_t bytes = w_.tensors[t].bytes;
     if (!host_.fits(bytes))
         throw RunStopped{"host_full", fmt::format("op {}: tensor {} ({} B) finds no room in host RAM for the bounce buffer of "
-                                                  "{} (policy.swap.path: direct needs none): {}",
-                                                  op, w_.tensors[t].name, bytes, what, host_.state_text())};
+                                                  "its swap-{} {} (policy.swap.path: direct needs none): {}",
+                                                  op, w_.tensors[t].name, bytes, out ? "out to" : "in from", tier_row(tier).name,
+                                                  host_.state_text())};
     host_.take(bytes);
     host_.staged_bytes += bytes;
     staged_[t] = 1;
@@ -67,10 +73,10 @@ void SwapIo::drop_copy(TensorId t) {
         HostTier::TierCounts& tier = host_.tiers[copy_[t]];
         tier.out += bytes;
         tier.resident -= bytes;
-        if (copy_[t] == kHostRamTier) host_.release(bytes);
+        host_.release(bytes, copy_[t]);
     }
     copy_[t] = kNoTier;
-    tensors_[t].copy_tier = kDiskTier;
+    tensors_[t].copy_tier = kDefaultTier;
 }
 
 TierBytes SwapIo::tier_resident() const {
@@ -82,8 +88,9 @@ TierBytes SwapIo::tier_resident() const {
         // written and waiting for its sync point to free the GPU's.
         const TensorState& st = tensors_[t];
         if (st.where == Where::Resident && !st.written && !st.writing && !st.reading)
-            throw InvariantError(fmt::format("tensor {} is on the GPU and has a swapped copy on tier '{}' with no transfer in flight",
-                                             w_.tensors[t].name, kTierNames[copy_[t]]));
+            throw InvariantError(
+                fmt::format("tensor {} is on the GPU and has a swapped copy on tier '{}' with no transfer in flight",
+                            w_.tensors[t].name, tier_row(copy_[t]).name));
     }
     return bytes;
 }
@@ -104,7 +111,7 @@ void SwapIo::read(TensorId t, int op) {
     memory_.allocate(t, op);  // memory is taken when the read is issued
     tensors_[t].reading = true;
     const TierId from = tensors_[t].copy_tier;
-    if (from == kDiskTier) stage(t, op, "its swap-in from disk");
+    if (tiers_[from].staged_by_path) stage(t, op, false, from);
     queue_.enqueue(false, t, op, from);
 }
 
@@ -134,8 +141,8 @@ void SwapIo::use_in_place(TensorId t, int op) {
         set_keep_resident(t, false);
         end_write(t);
         ++counts_.cancelled_writes;
-        if (st.copy_tier == kHostRamTier) host_.release(w_.tensors[t].bytes);
-        st.copy_tier = kDiskTier;
+        host_.release(w_.tensors[t].bytes, st.copy_tier);
+        st.copy_tier = kDefaultTier;
         unstage(t);
         log_.mark(mark::kCancelWrite, clock_.now(), op, t, w_.tensors[t].bytes);
     }

@@ -63,7 +63,7 @@ private:
     void end_write(TensorId t);
     // The tier of a swap-out (on the node, takes its host RAM).
     TierId place(TensorId t, int op);
-    void stage(TensorId t, int op, const char* what);  // a bounce buffer for a disk transfer
+    void stage(TensorId t, int op, bool out, TierId tier);  // a bounce buffer for a transfer to or from a staged tier
     void unstage(TensorId t);
     // Every change of keep_resident goes through here: kept_writes_ counts the writes in
     // flight whose tensor stays (so writes_will_free() is O(1), not a scan).
@@ -85,6 +85,7 @@ private:
     HostTier& host_;
     std::unique_ptr<PlacementRule> placement_;  // on the node only
     bool bounce_;
+    std::vector<TierSpec> tiers_;   // the platform's (which are staged by the path)
     std::vector<TierId> copy_;      // per tensor: the tier holding its completed swapped copy (kNoTier: none)
     std::vector<char> staged_;      // per tensor: a bounce buffer is held for its transfer
 };

@@ -23,7 +23,7 @@ struct TensorState {
     bool reading = false;         // read queued or in flight; memory already allocated
     bool released = false;        // its last use is behind it
     bool has_disk_copy = false;
-    TierId copy_tier = kDiskTier;  // where its swapped copy (written or being written) is
+    TierId copy_tier = kDefaultTier;  // where its swapped copy (written or being written) is
     // A byte-sized Where and the two ints side by side: 40 bytes a tensor, not 48 (a run
     // fills a table of these, and each new page of it costs a page fault).
     int locks = 0;

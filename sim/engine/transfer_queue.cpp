@@ -9,21 +9,28 @@ namespace memsim {
 
 namespace sg = simgrid::s4u;
 
-TransferModel tier_model(const PlatformSpec& p, int gpu, TierId tier, bool bounce) {
-    if (!p.has_host_tier()) return TransferModel(p.disk);
-    const TierSpec spec = p.tiers()[tier];
-    if (spec.devices.empty()) return TransferModel(gpu_route(p, gpu));
-    const DiskSpec& device = spec.devices[static_cast<std::size_t>(gpu) % spec.devices.size()];
-    return TransferModel(disk_behind_route(gpu_route(p, gpu), device, spec.staged_by_path && bounce));
+TransferModel tier_model(const TierSpec& spec, int gpu, bool bounce) {
+    const auto device = [&] { return spec.devices[static_cast<std::size_t>(gpu) % spec.devices.size()]; };
+    if (spec.routes.empty()) return TransferModel(spec.devices.empty() ? DiskSpec{} : device());  // no node: the device alone
+    const DiskSpec& route = spec.routes[static_cast<std::size_t>(gpu)];
+    if (spec.devices.empty()) return TransferModel(route);
+    return TransferModel(disk_behind_route(route, device(), spec.staged_by_path && bounce));
 }
 
 TransferQueue::TransferQueue(const EngineContext& ctx)
-    : w_(ctx.workload), platform_(ctx.platform), gpu_(ctx.gpu),
-      bounce_(ctx.config.swap_path.bounce), disk_spec_(ctx.config.platform.disk_of_gpu(ctx.gpu)), clock_(ctx.clock), log_(ctx.log), disk_(ctx.platform.disk_of_gpu(ctx.gpu)), listener_(ctx.io),
-      usage_(ctx.usage), queued_write_(ctx.workload.tensors.size(), 0) {
+    : w_(ctx.workload),
+      platform_(ctx.platform),
+      gpu_(ctx.gpu),
+      bounce_(ctx.config.swap_path.bounce),
+      tiers_(ctx.config.platform.tiers()),
+      clock_(ctx.clock),
+      log_(ctx.log),
+      disk_(ctx.platform.disk),
+      listener_(ctx.io),
+      usage_(ctx.usage),
+      queued_write_(ctx.workload.tensors.size(), 0) {
     for (int l = 0; l < usage_.lane_count(); ++l) resource_lanes_.push_back(log_.labels.keep(usage_.lane(l)));
-    for (TierId tier = 0; tier < kTierCount; ++tier)
-        models_.push_back(tier_model(ctx.config.platform, ctx.gpu, tier, ctx.config.swap_path.bounce));
+    for (const TierSpec& tier : tiers_) models_.push_back(tier_model(tier, ctx.gpu, ctx.config.swap_path.bounce));
 }
 
 void TransferQueue::enqueue(bool write, TensorId t, int op, TierId tier) {
@@ -98,12 +105,13 @@ void TransferQueue::transfer(const IoRequest& r) {
     }
 }
 
-// A host RAM request is one flow on the GPU's route to the host (its PCIe link, its
-// switch's uplink; the link latency is SimGrid's). A disk request crosses the same route
-// and the disk: staged (bounce: the flow then the I/O for a write, the I/O then the flow
-// for a read) or streamed (direct: both at once, done when both are). Each flow occupies
-// every link of the route for its whole duration, each I/O its disk (not the disk's
-// latency before it): those intervals are the node's resource usage.
+// A request to a tier the route alone reaches (host RAM) is one flow on the GPU's route
+// to the host (its PCIe link, its switch's uplink; the link latency is SimGrid's). A
+// request to a tier on devices (a disk) crosses the same route and the GPU's device:
+// staged (a tier staged by the path on the bounce path: the flow then the I/O for a
+// write, the I/O then the flow for a read) or streamed (both at once, done when both
+// are). Each flow occupies every link of the route for its whole duration, each I/O its
+// device (not the device's latency before it): those intervals are the node's resource usage.
 void TransferQueue::node_transfer(const IoRequest& r) {
     const auto scaled = static_cast<std::uint64_t>(std::llround(static_cast<double>(r.bytes) * SimPlatform::kDiskScale));
     if (scaled == 0) return;
@@ -115,19 +123,22 @@ void TransferQueue::node_transfer(const IoRequest& r) {
         sg::Comm::sendto(from, to, scaled);
         occupied(r, -1, start, clock_.now());
     };
-    if (r.tier == kHostRamTier) {
+    const TierSpec& tier = tiers_[r.tier];
+    if (tier.devices.empty()) {
         flow();
         return;
     }
-    sg::Disk* disk = platform_.disk_of_gpu(gpu_);
-    const int disk_lane = usage_.disk_lane(gpu_, r.write);
-    const double lat = r.write ? disk_spec_.write_latency_ms : disk_spec_.read_latency_ms;
+    sg::Disk* disk = platform_.device(r.tier, gpu_);
+    const DiskSpec& disk_spec = tier.devices[static_cast<std::size_t>(gpu_) % tier.devices.size()];
+    const int disk_lane = usage_.device_lane(gpu_, r.tier, r.write);
+    const double lat = r.write ? disk_spec.write_latency_ms : disk_spec.read_latency_ms;
+    const bool staged = bounce_ && tier.staged_by_path;
     const auto io = [&] {
         return r.write ? disk->write_async(scaled) : disk->read_async(scaled);
     };
-    if (bounce_ && r.write) flow();
+    if (staged && r.write) flow();
     if (lat > 0) sg::this_actor::sleep_for(lat / 1e3);
-    if (bounce_) {
+    if (staged) {
         const double start = clock_.now();
         io()->wait();
         occupied(r, disk_lane, start, clock_.now());

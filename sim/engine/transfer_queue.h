@@ -23,9 +23,9 @@
 namespace memsim {
 
 // A transfer to or from `tier` as the queue predicts it for GPU `gpu`: without a node
-// the disk; on the node the GPU's route to host RAM, or the disk behind it by the path
-// (staged when `bounce`).
-TransferModel tier_model(const PlatformSpec& p, int gpu, TierId tier, bool bounce);
+// its device (the disk); on the node the GPU's route to the host, and the tier's device
+// behind it (staged when the tier is staged by the path and `bounce`).
+TransferModel tier_model(const TierSpec& tier, int gpu, bool bounce);
 
 struct IoRequest {
     bool write = true;
@@ -34,7 +34,7 @@ struct IoRequest {
     int op = -1;
     double predicted_ms = 0;
     bool cancelled = false;
-    TierId tier = kDiskTier;  // to or from
+    TierId tier = kDefaultTier;  // to or from
 };
 
 // Told when a request has been served (the tensor-level side of swapping).
@@ -80,7 +80,7 @@ private:
     const SimPlatform& platform_;
     int gpu_ = 0;
     bool bounce_ = true;
-    DiskSpec disk_spec_;  // the disk this GPU swaps to (its latencies)
+    std::vector<TierSpec> tiers_;  // the platform's tiers (their devices' latencies)
     Clock& clock_;
     EventLog& log_;
     simgrid::s4u::Disk* disk_;

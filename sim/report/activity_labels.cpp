@@ -67,9 +67,10 @@ std::string activity_label(const Activity& a, const TensorNames& names) {
     const std::vector<int> subject = subject_tensors(a);
     if (a.key.kind == LaneKind::Swap) {
         const bool write = a.key.direction == Direction::Out;
-        // The disk is the tier a swap goes to without a node: its verb names no tier.
-        const std::string verb = a.key.tier == kDiskTier ? (write ? "swap out" : "swap in")
-                                                         : fmt::format("{} {}", write ? "swap out to" : "swap in from", kTierNames[a.key.tier]);
+        // The tier a swap goes to without a node (the disk): its verb names no tier.
+        const std::string verb = a.key.tier == kDefaultTier
+                                     ? (write ? "swap out" : "swap in")
+                                     : fmt::format("{} {}", write ? "swap out to" : "swap in from", tier_row(a.key.tier).name);
         // The engine names a disk activity's tensor in `label`: that serves when the workload is not at hand.
         const bool label_is_name = !names.knows_names() && subject.size() == 1 && !a.label.empty();
         const std::string what = label_is_name || subject.empty() ? fmt::format("tensor {}", a.label) : names.list(subject);
@@ -79,7 +80,7 @@ std::string activity_label(const Activity& a, const TensorNames& names) {
         if (subject.empty()) return std::string(a.label);
         return fmt::format("wait for {}{}", names.list(subject), a.label.empty() ? "" : " (" + stall_reason(std::string(a.label)) + ")");
     }
-    if (is_resource_lane(a.lane)) {  // a request on one of the node's links or disks: its tensor, as the request says it
+    if (is_resource_lane(a.key)) {  // a request on one of the node's links or disks: its tensor, as the request says it
         const bool label_is_name = !names.knows_names() && subject.size() == 1 && !a.label.empty();
         return with_bytes(label_is_name || subject.empty() ? fmt::format("tensor {}", a.label) : names.list(subject), a.bytes);
     }

@@ -39,7 +39,7 @@ struct Processes {
     explicit Processes(const EventLog& log) : node(log.node), node_pid(log.gpus + 1) {}
     [[nodiscard]] int of(const Activity& a) const {
         if (!node) return kPid;
-        return is_resource_lane(a.lane) ? node_pid : a.gpu + 1;
+        return is_resource_lane(a.key) ? node_pid : a.gpu + 1;
     }
     [[nodiscard]] int gpu(int g) const { return node ? g + 1 : kPid; }
     bool node;

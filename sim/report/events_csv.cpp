@@ -17,18 +17,18 @@ public:
     [[nodiscard]] std::string activity(const Activity& a) {
         if (!log_.node) return "";
         if (a.key.kind == LaneKind::Swap) {
-            request_tier_ = kTierKeys[a.key.tier];
+            request_tier_ = tier_row(a.key.tier).key;
             const bool write = a.key.direction == Direction::Out;
             const auto g = static_cast<std::size_t>(a.gpu);
             const std::vector<std::string>& routes = write ? log_.route_d2h : log_.route_h2d;
             return row(std::to_string(a.gpu), request_tier_, g < routes.size() ? routes[g] : "");
         }
-        if (is_resource_lane(a.lane)) {
-            // "pcie0 d2h" -> pcie0; the tier its key names (a disk's lane is the disk tier,
-            // a link's that of the request crossing it); a collective's flow, not keyed,
-            // that of the request before it in the log.
+        if (is_resource_lane(a.key)) {
+            // "pcie0 d2h" -> pcie0; the tier its key names (a device's lane is its tier, a
+            // link's that of the request crossing it); a collective's or the offloaded
+            // optimizer's flow, of no tier, that of the request before it in the log.
             const std::string_view name = a.lane.substr(0, a.lane.rfind(' '));
-            const std::string_view tier = a.key.tier != kNoTier ? kTierKeys[a.key.tier] : request_tier_;
+            const std::string_view tier = a.key.tier != kNoTier ? tier_row(a.key.tier).key : request_tier_;
             return row(std::to_string(a.gpu), tier, csv_field(name));
         }
         return row(std::to_string(a.gpu), "", "");

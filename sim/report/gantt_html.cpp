@@ -33,17 +33,10 @@ std::string html_escape(const std::string& text) {
     return out;
 }
 
-std::string lane_color(const std::string& lane, std::size_t unknown_index) {
-    static const std::map<std::string, std::string> known = {{lane::kCompute, "#4e79a7"},
-                                                             {lane::kRecompute, "#f28e2b"},
-                                                             {lane::kDiskWrite, "#e15759"},
-                                                             {lane::kDiskRead, "#59a14f"},
-                                                             {lane::kStall, "#b07aa1"},
-                                                             {lane::kHostWrite, "#ff9d9a"},
-                                                             {lane::kHostRead, "#8cd17d"}};
+std::string lane_color(const std::string& lane, const LaneKey& key, std::size_t unknown_index) {
     static const char* const palette[] = {"#76b7b2", "#edc948", "#ff9da7", "#9c755f", "#bab0ac"};
-    auto it = known.find(lane);
-    return it != known.end() ? it->second : palette[unknown_index % std::size(palette)];
+    const char* fixed = lane_fixed_color(lane, key);
+    return fixed ? fixed : palette[unknown_index % std::size(palette)];
 }
 
 double round_ns(double ms) { return gantt_round_ns(ms); }
@@ -65,17 +58,21 @@ MarkStyle mark_style(const std::string& kind) {
 nlohmann::json page_data(const EventLog& log, const Summary& summary, const Workload* workload) {
     const TensorNames names(workload);
     const bool node = gantt_shows_node(log);
-    const std::vector<std::string> lanes = node ? node_lane_order(ordered_lanes(log), log.resource_lanes) : ordered_lanes(log);
+    const std::map<std::string, LaneKey> keys = lane_keys(log);
+    const std::vector<std::string> lanes = node ? node_lane_order(ordered_lanes(log), keys, log.resource_lanes)
+                                                : ordered_lanes(log);
     std::map<std::string, int> lane_index;
     nlohmann::json lane_list = nlohmann::json::array();
     std::size_t unknown = 0;
     for (std::size_t i = 0; i < lanes.size(); ++i) {
         lane_index[lanes[i]] = static_cast<int>(i);
+        const LaneKey& key = keys.at(lanes[i]);
         const bool is_known = is_known_lane(lanes[i]);
         lane_list.push_back({{"id", lanes[i]},
-                             {"name", node ? node_lane_display_name(lanes[i]) : lane_display_name(lanes[i])},
-                             {"color", lane_color(lanes[i], is_known ? 0 : unknown++)}});
-        if (node) lane_list.back()["group"] = lane_group(lanes[i]);
+                             {"name", node ? node_lane_display_name(lanes[i], key) : lane_display_name(lanes[i])},
+                             {"color", lane_color(lanes[i], key, is_known ? 0 : unknown++)}});
+        add_lane_key_fields(lane_list.back(), key);
+        if (node) add_node_lane_fields(lane_list.back(), lanes[i], key);
     }
     std::map<std::string, int> label_index;
     nlohmann::json labels = nlohmann::json::array();

@@ -27,7 +27,7 @@ window.memsimGanttNode = function (data) {
   const byTime = (x, y) => marks[x][1] - marks[y][1] || x - y;
   marksOf.forEach(k => { k.all.sort(byTime); k.byGpu.forEach(list => list.sort(byTime)); });
   const fmtMiB = b => (b / 1048576).toFixed(2) + " MiB";
-  const direction = {d2h: "GPU \u2192 host", h2d: "host \u2192 GPU"};
+  const direction = {out: "GPU \u2192 host", in: "host \u2192 GPU"};  // on a link of a GPU's route to the host
 
   const view = {gpus: gpus, selected: 0, memory: info.memory, kinds: info.kinds};
   let hostTop = 0, hostBottom = 0, hostMax = 1;
@@ -54,13 +54,13 @@ window.memsimGanttNode = function (data) {
     shown.forEach(li => {
       const lane = lanes[li];
       if (gpus === 1) rows.push({kind: "lane", h: LANE_H, lane: lane, bands: [{list: byLaneGpu[li].get(0) || [], color: lane.color, gpu: 0}]});
-      else if (!all || gpusOn[li].length > 1 || !/\d+ \S+$/.test(lane.id)) rows.push({kind: "lane", h: stripedHeight(gpusOn[li].length), lane: lane, bands: stripes(li, !all)});
+      else if (!all || gpusOn[li].length > 1 || lane.family === undefined) rows.push({kind: "lane", h: stripedHeight(gpusOn[li].length), lane: lane, bands: stripes(li, !all)});
       else {
-        const key = lane.id.replace(/\d+( \S+)$/, "*$1");
+        const key = lane.family;
         if (!own.has(key)) { own.set(key, {kind: "lane", lane: {id: key, name: key}, bands: [], numbers: []}); rows.push(own.get(key)); }
         const row = own.get(key), g = gpusOn[li][0];
         row.bands.push({list: byLaneGpu[li].get(g), color: gpuColor(g), gpu: g, lane: lane});
-        row.numbers.push(+/(\d+) \S+$/.exec(lane.id)[1]);
+        row.numbers.push(lane.number);
       }
     });
     own.forEach(row => {
@@ -135,7 +135,7 @@ window.memsimGanttNode = function (data) {
 
   // The lane in a tooltip: the link or disk and the direction, and the GPU.
   view.where = function (lane, gpu) {
-    const dir = lane.group === "node" ? direction[lane.id.slice(lane.id.lastIndexOf(" ") + 1)] : null;
+    const dir = lane.kind === "link" ? direction[lane.direction] : null;
     return lane.name + (dir ? " (" + dir + ")" : "") + (gpus > 1 || lane.group === "node" ? "   GPU " + gpu : "");
   };
   // The host panel's and the "all" memory panel's tooltips (null elsewhere).

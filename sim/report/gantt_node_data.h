@@ -6,6 +6,7 @@
 // as before.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,19 +21,27 @@ namespace memsim {
 // True when the page shows a node: the log is a node's (platform.host.link) or has several GPUs.
 bool gantt_shows_node(const EventLog& log);
 
-// The lanes in drawing order for a node page: the GPU's lanes (compute, recompute, host RAM
-// write and read, disk write and read, then the others in the order given), then the
-// resource lanes in the platform's order (EventLog::resource_lanes: each GPU's route from
-// the GPU side, then the disks), any other after them: links (by name, numbers in numeric
-// order, d2h before h2d), then disks (write before read).
-std::vector<std::string> node_lane_order(const std::vector<std::string>& lanes,
+// The lanes in drawing order for a node page: the GPU's lanes (compute, recompute, each
+// tier's swaps nearest first, write before read, then the others in the order given),
+// then the resource lanes in the platform's order (EventLog::resource_lanes: each GPU's
+// route from the GPU side, then the devices), any other after them: links (by name,
+// numbers in numeric order, out before in), then devices (write before read). `keys`
+// says which lane is which (lane_keys).
+std::vector<std::string> node_lane_order(const std::vector<std::string>& lanes, const std::map<std::string, LaneKey>& keys,
                                          const std::vector<std::string>& platform_order = {});
 
-// lane_display_name, and "host RAM write" / "host RAM read" for the swaps to host RAM.
-std::string node_lane_display_name(const std::string& lane);
+// A tier's swap lanes by its row's display names ("host RAM write"), others as lane_display_name.
+std::string node_lane_display_name(const std::string& lane, const LaneKey& key);
 
-// "node" for a resource lane (a link direction or a disk), "gpu" for the others.
-const char* lane_group(const std::string& lane);
+// "node" for a resource lane (a link direction or a device), "gpu" for the others.
+const char* lane_group(const LaneKey& key);
+
+// Every page's lane fields read from its key: kind (swap, link, peer_link, device,
+// other), direction (out, in), tier (its row's key; a swap's or a device's).
+void add_lane_key_fields(nlohmann::json& entry, const LaneKey& key);
+// A node page's: group, and for a resource lane whose name ends in a number its family
+// ("pcie* d2h") and number.
+void add_node_lane_fields(nlohmann::json& entry, const std::string& lane, const LaneKey& key);
 
 int activity_gpu(const Activity& a);
 int mark_gpu(const Mark& m);

@@ -27,8 +27,9 @@ window.memsimGanttTooltip = function (page) {
   function journeyText(t, gpu) {
     const name = data.tensor_names ? data.tensor_names[t] : null, key = t * 128 + (gpu || 0);
     const parts = [];
-    const count = (...ids) => (journeyActs.get(key) || []).filter(i => ids.includes(lanes[acts[i][0]].id));
-    const w = count("disk_write", "host_write"), r = count("disk_read", "host_read"), s = count("stall"), rc = count("recompute");
+    const count = test => (journeyActs.get(key) || []).filter(i => test(lanes[acts[i][0]]));
+    const swap = dir => lane => lane.kind === "swap" && lane.direction === dir;
+    const w = count(swap("out")), r = count(swap("in")), s = count(l => l.id === "stall"), rc = count(l => l.id === "recompute");
     if (w.length) parts.push("written at " + w.map(i => fmtTime(acts[i][1])).join(", "));
     if (r.length) parts.push("read at " + r.map(i => fmtTime(acts[i][1])).join(", "));
     if (s.length) parts.push(s.length + " stall(s), " + fmtTime(s.reduce((sum, i) => sum + acts[i][2] - acts[i][1], 0)));

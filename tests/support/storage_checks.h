@@ -23,8 +23,8 @@ struct StorageCheckCounts {
     int swapped_and_read = 0;    // storages freed after a swap-out and read again later
 };
 
-inline bool is_swap_in(std::string_view lane) { return lane == lane::kDiskRead || lane == lane::kHostRead; }
-inline bool is_swap_out(std::string_view lane) { return lane == lane::kDiskWrite || lane == lane::kHostWrite; }
+inline bool is_swap_in(const LaneKey& key) { return key.kind == LaneKind::Swap && key.direction == Direction::In; }
+inline bool is_swap_out(const LaneKey& key) { return key.kind == LaneKind::Swap && key.direction == Direction::Out; }
 
 inline StorageCheckCounts check_storage_reads(const Workload& w, const RunResult& r, int gpu = 0) {
     StorageCheckCounts counts;
@@ -70,7 +70,7 @@ inline StorageCheckCounts check_storage_reads(const Workload& w, const RunResult
             for (TensorId t : w.ops[a->op].inputs) reads[storage[t]].push_back(a->start_ms);
             if (a->lane == lane::kRecompute)
                 for (TensorId out : w.ops[a->op].outputs) returns[storage[out]].push_back(a->start_ms);
-        } else if (is_swap_in(a->lane)) {
+        } else if (is_swap_in(a->key)) {
             for (TensorId t : a->tensors) returns[storage[t]].push_back(a->start_ms);
         }
     }
@@ -79,7 +79,7 @@ inline StorageCheckCounts check_storage_reads(const Workload& w, const RunResult
     int not_read_back = 0;
     std::string first_not_read_back;
     for (const Activity* a : activities) {
-        if (!is_swap_out(a->lane)) continue;
+        if (!is_swap_out(a->key)) continue;
         for (TensorId s : a->tensors) {
             double freed = -1;
             for (const ResidencyChange* rec : records[s])

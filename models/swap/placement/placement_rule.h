@@ -1,6 +1,6 @@
 // Where a swapped-out tensor goes (policy.swap.placement) and by which path a disk
-// transfer travels (policy.swap.path), on the node of docs/tiers.md: host RAM behind
-// the GPU's PCIe link, or a disk on the host. One row per choice in
+// transfer travels (policy.swap.path), on the node of docs/tiers.md: a tier by its id
+// (models/platform/tier.h: host RAM behind the GPU's PCIe link, a disk on the host). One row per choice in
 // placement_rules.cpp / swap_paths.cpp; the engine asks the rule at every swap-out.
 #pragma once
 
@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "models/platform/tier.h"
 #include "models/policy_table.h"
@@ -39,6 +40,10 @@ using PlacementRow = PolicyRow<std::unique_ptr<PlacementRule> (*)(const PolicyPa
 
 // disk, host, host_then_disk, lifetime.
 std::span<const PlacementRow> placement_rules();
+
+// A rule trying `order`'s tiers nearest first: the first with room takes the tensor, the
+// last takes it regardless (host_then_disk is {host RAM, disk}).
+std::unique_ptr<PlacementRule> make_first_fit_placement(std::vector<TierId> order);
 
 // A path's one flag: staged through a host buffer (counted in host RAM while the disk
 // transfer runs, the link and the disk one after the other) or not (GPUDirect Storage:

@@ -102,6 +102,17 @@ TEST_CASE("data parallel: over NVLink the same ring takes its own bandwidth and 
             CHECK(l.bytes == 0);
         }
     }
+    // Each collective flow on an NVLink lane carries its key: a GPU-to-GPU link, tx out, rx in, no tier.
+    int flows = 0;
+    for (const Activity& a : r.log.activities) {
+        const std::string_view lane = a.lane;
+        if (lane.rfind("nvlink", 0) != 0) continue;
+        ++flows;
+        CHECK(a.key.kind == LaneKind::PeerLink);
+        CHECK(a.key.direction == (lane.substr(lane.size() - 2) == "tx" ? Direction::Out : Direction::In));
+        CHECK(a.key.tier == kNoTier);
+    }
+    CHECK(flows == 4 * 6 * 2);  // 4 GPUs, 6 ring steps, each flow on its sender's tx and its receiver's rx
 }
 
 TEST_CASE("data parallel: two buckets overlap the backward, one whole bucket is all exposed") {
@@ -143,7 +154,7 @@ TEST_CASE("data parallel: a swap-out and an all-reduce on the same PCIe link sha
         const Activity* collective = nullptr;
         for (const Activity& a : r.log.activities) {
             if (a.gpu != g) continue;
-            if (a.lane == lane::kHostWrite) write = &a;
+            if (a.lane == std::string_view(tier_row(kHostRamTier).lane_out)) write = &a;
             if (a.lane == lane::kCollective) collective = &a;
         }
         REQUIRE(write);
@@ -303,6 +314,19 @@ TEST_CASE("data parallel: with the optimizer offloaded the step runs on the host
         CHECK(rank.exposed_collective_ms == Approx(2.5).epsilon(1e-9));
         CHECK(rank.collective_bytes == 2000 + 500);  // the all-reduce's 2 x 1000 B, the all-gather's 500 B
     }
+    // The offload's and the collectives' flows on the PCIe links carry their key: a link of
+    // the route, d2h out, h2d in, no tier (no swap here).
+    int flows = 0;
+    for (const Activity& a : r.log.activities) {
+        const std::string_view lane = a.lane;
+        const bool d2h = lane.size() > 4 && lane.substr(lane.size() - 4) == " d2h";
+        if (!d2h && !(lane.size() > 4 && lane.substr(lane.size() - 4) == " h2d")) continue;
+        ++flows;
+        CHECK(a.key.kind == LaneKind::Link);
+        CHECK(a.key.direction == (d2h ? Direction::Out : Direction::In));
+        CHECK(a.key.tier == kNoTier);
+    }
+    CHECK(flows > 0);
     const auto first = [&](std::string_view lane) {
         for (const Activity& a : r.log.activities)
             if (a.lane == lane && a.gpu == 1) return std::pair{a.start_ms, a.end_ms};
@@ -403,7 +427,7 @@ TEST_CASE("data parallel: ZeRO-3 with an activation swapped to host RAM under a 
     CHECK(rank.transient.gathered_parameters == 3000);
     CHECK(rank.transient.unreduced_gradients == 3000);
     CHECK(rank.transient.peak == 5000);
-    CHECK(first_start(r, lane::kHostRead) == Approx(3.6).epsilon(1e-9));
+    CHECK(first_start(r, tier_row(kHostRamTier).lane_in) == Approx(3.6).epsilon(1e-9));
     for (const NodeFigures::Link& l : r.summary.node->links)
         if (l.name.rfind("nvlink", 0) == 0) CHECK(l.bytes == 500 + 1000 + 500 + 1500);  // each collective's S/2
         else CHECK(l.bytes == 100);                                                     // a, out (d2h) and back (h2d)

@@ -168,5 +168,5 @@ TEST_CASE("node usage: a single GPU without a host link has no node figures and 
     const RunResult r = simulate(overlap_trace(), s);
     CHECK_FALSE(r.summary.node);
     CHECK_FALSE(r.log.node);
-    for (const Activity& a : r.log.activities) CHECK_FALSE(is_resource_lane(a.lane));
+    for (const Activity& a : r.log.activities) CHECK_FALSE(is_resource_lane(a.key));
 }

@@ -42,6 +42,7 @@ void resource_lane_log(EventLog& log) {
     for (const char* link : {"switch0 d2h", "pcie1 d2h"}) {
         Activity flow{link, 1.0, 2.0, 0, "", {1}, 1024};
         flow.gpu = 1;
+        flow.key = {LaneKind::Link, Direction::Out, kHostRamTier};
         log.add(flow);
     }
     log.resource_lanes = {"pcie0 d2h", "pcie1 d2h", "switch0 d2h"};
@@ -56,15 +57,28 @@ TEST_CASE("gantt node data: the GPU's lanes nearest tier first, then links, then
     const std::vector<std::string> in = {"compute", "stall", "disk_read", "disk_write", "host_read", "host_write",
                                          "disk0 read", "disk0 write", "pcie10 d2h", "pcie2 h2d", "pcie2 d2h",
                                          "switch0 h2d", "switch0 d2h"};
+    // The keys the engine gives them (the lane strings are only their rendering).
+    const LaneKey link_out{LaneKind::Link, Direction::Out, kHostRamTier}, link_in{LaneKind::Link, Direction::In, kHostRamTier};
+    const std::map<std::string, LaneKey> keys = {{"disk_read", {LaneKind::Swap, Direction::In, kDiskTier}},
+                                                 {"disk_write", {LaneKind::Swap, Direction::Out, kDiskTier}},
+                                                 {"host_read", {LaneKind::Swap, Direction::In, kHostRamTier}},
+                                                 {"host_write", {LaneKind::Swap, Direction::Out, kHostRamTier}},
+                                                 {"disk0 read", {LaneKind::Disk, Direction::In, kDiskTier}},
+                                                 {"disk0 write", {LaneKind::Disk, Direction::Out, kDiskTier}},
+                                                 {"pcie10 d2h", link_out},
+                                                 {"pcie2 h2d", link_in},
+                                                 {"pcie2 d2h", link_out},
+                                                 {"switch0 h2d", link_in},
+                                                 {"switch0 d2h", link_out}};
     const std::vector<std::string> expected = {"compute", "host_write", "host_read", "disk_write", "disk_read", "stall",
                                                "pcie2 d2h", "pcie2 h2d", "pcie10 d2h", "switch0 d2h", "switch0 h2d",
                                                "disk0 write", "disk0 read"};
-    CHECK(node_lane_order(in) == expected);
-    CHECK(std::string(lane_group("pcie0 d2h")) == "node");
-    CHECK(std::string(lane_group("disk1 read")) == "node");
-    CHECK(std::string(lane_group("disk_write")) == "gpu");
-    CHECK(std::string(lane_group("host_read")) == "gpu");
-    CHECK(std::string(lane_group("compute")) == "gpu");
+    CHECK(node_lane_order(in, keys) == expected);
+    CHECK(std::string(lane_group(link_out)) == "node");
+    CHECK(std::string(lane_group(keys.at("disk0 read"))) == "node");
+    CHECK(std::string(lane_group(keys.at("disk_write"))) == "gpu");
+    CHECK(std::string(lane_group(keys.at("host_read"))) == "gpu");
+    CHECK(std::string(lane_group(LaneKey{})) == "gpu");
 }
 
 TEST_CASE("gantt node data: only a node's page has the node's data and script", "[report]") {
@@ -94,6 +108,10 @@ TEST_CASE("gantt node data: only a node's page has the node's data and script", 
     // Lanes: names of the host tier's swaps, and each lane's group; each activity says its GPU.
     CHECK(data["lanes"][1]["name"] == "host RAM write");
     CHECK(data["lanes"][2]["name"] == "host RAM read");
+    CHECK(data["lanes"][1]["kind"] == "swap");  // the tooltip's journey counts swaps by kind and direction
+    CHECK(data["lanes"][1]["direction"] == "out");
+    CHECK(data["lanes"][1]["tier"] == "host");
+    CHECK(data["lanes"][2]["direction"] == "in");
     for (const auto& lane : data["lanes"]) CHECK(lane["group"] == "gpu");
     for (const auto& a : data["activities"]) CHECK(a.size() == 9);
     CHECK(html.find("memsimGanttNode = function") != std::string::npos);
@@ -118,6 +136,16 @@ TEST_CASE("gantt node data: two GPUs: each activity's GPU, each GPU's own memory
     for (const auto& lane : data["lanes"]) lanes.push_back(lane["id"]);
     CHECK(lanes == std::vector<std::string>{"compute", "pcie1 d2h", "switch0 d2h"});
     CHECK(data["lanes"][2]["group"] == "node");
+    // Each lane's key for the page's scripts: a link of the route, out; its family and number
+    // group the GPUs' own links; a link without a number (switch0 has 0) is its own family.
+    CHECK(data["lanes"][0]["kind"] == "other");
+    CHECK_FALSE(data["lanes"][0].contains("direction"));
+    CHECK(data["lanes"][1]["kind"] == "link");
+    CHECK(data["lanes"][1]["direction"] == "out");
+    CHECK(data["lanes"][1]["family"] == "pcie* d2h");
+    CHECK(data["lanes"][1]["number"] == 1);
+    CHECK_FALSE(data["lanes"][1].contains("tier"));  // a link's tier is its request's, not the lane's
+    CHECK(data["lanes"][2]["family"] == "switch* d2h");
     // [lane, start, end, op, label, tensors, bytes, for_tensor, gpu]
     CHECK(data["activities"][0][8] == 0);
     CHECK(data["activities"][1][8] == 1);
