@@ -11,8 +11,8 @@
 namespace memsim {
 
 HostTier::HostTier(const PlatformSpec& platform) : enabled_(platform.has_host_tier()) {
-    const std::vector<TierSpec> tiers = platform.tiers();
-    for (TierId t = 0; t < kTierCount; ++t) spaces_[t] = {tiers[t].holds_space, tiers[t].capacity, 0};
+    const std::vector<TierSpec> specs = platform.tiers();
+    for (TierId t = 0; t < kTierCount; ++t) spaces_[t] = {specs[t].holds_space, specs[t].capacity, 0};
 }
 
 void HostTier::start() { start_s_ = simgrid::s4u::Engine::get_clock(); }
