@@ -18,7 +18,7 @@ using namespace memsim;
 
 namespace {
 
-const char* kPolicyTablesBase = "workload: {synthetic: mlp}\nplatform: {memory: {budget: 1GB}}\n";
+const char* kBase = "workload: {synthetic: mlp}\nplatform: {memory: {budget: 1GB}}\n";
 
 // A disk and a compute timeline set by hand.
 struct FakeQueue final : PrefetchView {
@@ -69,17 +69,17 @@ std::unique_ptr<PrefetchRule> make_rule(const std::string& name, const ParamValu
 
 TEST_CASE("policy tables: every row parses, an unknown name suggests the closest row") {
     for (const auto& row : swap_modes())
-        CHECK(parse_scenario(kPolicyTablesBase, "t.yaml", {"policy.swap.mode=" + std::string(row.name)}).policy.swap.mode == row.name);
+        CHECK(parse_scenario(kBase, "t.yaml", {"policy.swap.mode=" + std::string(row.name)}).policy.swap.mode == row.name);
     for (const auto& row : swap_selections())
-        CHECK(parse_scenario(kPolicyTablesBase, "t.yaml", {"policy.swap.select=" + std::string(row.name)}).policy.swap.select == row.name);
+        CHECK(parse_scenario(kBase, "t.yaml", {"policy.swap.select=" + std::string(row.name)}).policy.swap.select == row.name);
     for (const auto& row : semantics_table())
-        CHECK(parse_scenario(kPolicyTablesBase, "t.yaml", {"policy.semantics=" + std::string(row.name)}).policy.semantics == row.name);
-    const Scenario lead_ms = parse_scenario(kPolicyTablesBase, "t.yaml", {"policy.swap.prefetch=lead_ms:2ms"});
+        CHECK(parse_scenario(kBase, "t.yaml", {"policy.semantics=" + std::string(row.name)}).policy.semantics == row.name);
+    const Scenario lead_ms = parse_scenario(kBase, "t.yaml", {"policy.swap.prefetch=lead_ms:2ms"});
     CHECK(lead_ms.policy.swap.prefetch == "lead_ms");
     CHECK(lead_ms.policy.swap.prefetch_params == ParamValues{{"lead", 2.0}});
-    CHECK_THROWS_WITH(parse_scenario(kPolicyTablesBase, "t.yaml", {"policy.recompute.heuristic=dtrr"}),
+    CHECK_THROWS_WITH(parse_scenario(kBase, "t.yaml", {"policy.recompute.heuristic=dtrr"}),
                       Catch::Contains("--set 'policy.recompute.heuristic=dtrr': policy.recompute.heuristic: unknown value 'dtrr' (did you mean 'dtr'?)"));
-    CHECK_THROWS_WITH(parse_scenario(kPolicyTablesBase, "t.yaml", {"policy.allocator=poool"}),
+    CHECK_THROWS_WITH(parse_scenario(kBase, "t.yaml", {"policy.allocator=poool"}),
                       Catch::Contains("--set 'policy.allocator=poool': policy.allocator: unknown value 'poool' (did you mean 'pool'?)"));
 }
 

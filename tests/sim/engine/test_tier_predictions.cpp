@@ -64,9 +64,9 @@ TEST_CASE("tier predictions: the hybrid round trip is that of the tier the victi
     const Workload w = test::four_candidates();
     const std::string platform = "memory: {budget: 15B}, disk: {bandwidth: 1000B/s}, host: {link: {bandwidth: 1000000B/s}}";
     const RunResult r = run_on(w,
-                            "{allocator: os, hybrid: true, recompute: {heuristic: lru}, swap: {mode: async, path: direct, "
-                            "placement: {lifetime: {split: 3ms}}}}",
-                            platform);
+                               "{allocator: os, hybrid: true, recompute: {heuristic: lru}, swap: {mode: async, path: direct, "
+                               "placement: {lifetime: {split: 3ms}}}}",
+                               platform);
     CHECK(r.summary.status == "ok");
     CHECK(r.summary.swap_selected_tensors == 0);
     CHECK(r.summary.details.at("hybrid_swapped") == 1);
@@ -76,8 +76,8 @@ TEST_CASE("tier predictions: the hybrid round trip is that of the tier the victi
     CHECK(r.summary.node->tiers[kHostRamTier].bytes_in == 1);
     CHECK(r.summary.node->tiers[kDiskTier].bytes_in == 0);
     // With every swap on the disk the same eviction is dropped, as without a node.
-    const RunResult disk = run_on(w, "{allocator: os, hybrid: true, recompute: {heuristic: lru}, swap: {mode: async, path: direct}}",
-                               platform);
+    const RunResult disk = run_on(
+        w, "{allocator: os, hybrid: true, recompute: {heuristic: lru}, swap: {mode: async, path: direct}}", platform);
     CHECK(disk.summary.details.at("hybrid_dropped") == 1);
     CHECK(disk.summary.recomputed_ops == 1);
 }

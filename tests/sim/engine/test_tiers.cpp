@@ -9,8 +9,8 @@
 #include "test_support.h"
 
 using namespace memsim;
-using test::overlap_trace;
 using test::first_in_lane;
+using test::overlap_trace;
 
 namespace {
 
@@ -55,7 +55,7 @@ TEST_CASE("tiers: a swap-out that does not fit spills to the disk and comes back
     // the disk: link 0.01 ms and disk 0.1 ms together, 25-25.1. op2 reads t0 from host
     // 25.1-26.1, then t1 from disk 26.1-26.2; op2 26.2-31.2.
     const RunResult r = run_tiers(overlap_trace(), "{swap: {mode: async, placement: host_then_disk, path: direct}}",
-                            ", memory: 1005B");
+                                  ", memory: 1005B");
     test::check_golden_run("timelines/tiers/spill_direct", r);
     CHECK(r.summary.time_ms == Approx(31.2).epsilon(1e-12));
     REQUIRE(r.summary.node);
@@ -71,7 +71,7 @@ TEST_CASE("tiers: the bounce buffer holds host RAM from a disk swap's issue to i
     // fits) to host 25-25.01. op2 reads t0 from disk: buffer from 25, disk 25.01-35.01, link
     // 35.01-36.01 (buffer gone); t1 from host 36.01-36.02; op2 36.02-41.02.
     const RunResult r = run_tiers(overlap_trace(), "{swap: {mode: async, placement: host_then_disk, path: bounce}}",
-                            ", memory: 1500B");
+                                  ", memory: 1500B");
     test::check_golden_run("timelines/tiers/bounce_buffer", r);
     CHECK(r.summary.time_ms == Approx(41.02).epsilon(1e-12));
     REQUIRE(r.summary.node);

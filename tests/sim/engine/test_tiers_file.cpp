@@ -11,8 +11,8 @@
 #include "test_support.h"
 
 using namespace memsim;
-using test::overlap_trace;
 using test::first_in_lane;
+using test::overlap_trace;
 
 namespace {
 

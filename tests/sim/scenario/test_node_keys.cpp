@@ -9,7 +9,7 @@ using namespace memsim;
 
 namespace {
 
-const char* kNodeKeysBase = R"(
+const char* kBase = R"(
 name: t
 workload: {synthetic: mlp}
 platform:
@@ -18,7 +18,7 @@ platform:
 
 std::string error_of(const std::vector<std::string>& sets) {
     try {
-        (void)parse_scenario(kNodeKeysBase, "t.yaml", sets);
+        (void)parse_scenario(kBase, "t.yaml", sets);
     } catch (const InputError& e) {
         return e.what();
     }
@@ -29,7 +29,7 @@ std::string error_of(const std::vector<std::string>& sets) {
 }  // namespace
 
 TEST_CASE("node keys: defaults keep one GPU swapping straight to its disk") {
-    const Scenario s = parse_scenario(kNodeKeysBase, "t.yaml");
+    const Scenario s = parse_scenario(kBase, "t.yaml");
     CHECK(s.platform.gpus == 1);
     CHECK_FALSE(s.platform.host_link);
     CHECK_FALSE(s.platform.host_memory);
@@ -40,7 +40,7 @@ TEST_CASE("node keys: defaults keep one GPU swapping straight to its disk") {
 }
 
 TEST_CASE("node keys: every key read with its units") {
-    const Scenario s = parse_scenario(kNodeKeysBase, "t.yaml",
+    const Scenario s = parse_scenario(kBase, "t.yaml",
                                       {"platform.gpus=4", "platform.host.memory=2GiB", "platform.host.link.bandwidth=25GB/s",
                                        "platform.host.link.latency=2us", "platform.gpus_per_switch=2",
                                        "platform.switch.bandwidth=32GB/s", "platform.gpu_offset_ms=3ms"});
@@ -100,7 +100,7 @@ TEST_CASE("node keys: bad values name the key, the value and the limit") {
 }
 
 TEST_CASE("node keys: a placement that uses host RAM needs the host link") {
-    const Scenario s = parse_scenario(kNodeKeysBase, "t.yaml", {"policy.swap.placement=host"});
+    const Scenario s = parse_scenario(kBase, "t.yaml", {"policy.swap.placement=host"});
     try {
         validate_policy(s);
         FAIL("no InputError thrown");

@@ -20,11 +20,11 @@ using namespace memsim;
 
 namespace {
 
-const char* kPolicyRowsBase = "workload: {synthetic: mlp}\nplatform: {memory: {budget: 1GB}}\n";
+const char* kBase = "workload: {synthetic: mlp}\nplatform: {memory: {budget: 1GB}}\n";
 
 std::string error_of(const std::vector<std::string>& sets) {
     try {
-        parse_scenario(kPolicyRowsBase, "t.yaml", sets);
+        parse_scenario(kBase, "t.yaml", sets);
     } catch (const InputError& e) {
         return e.what();
     }
@@ -74,7 +74,7 @@ TEST_CASE("policy rows: every parameter of every row is read in each form its fa
                 all[std::string(spec.key)] = e.value;
             }
             const std::string map = fmt::format("{{{}: {{{}}}}}", name, fmt::join(pairs, ", "));
-            Scenario s = parse_scenario(kPolicyRowsBase, "t.yaml", {key + "=" + map});
+            Scenario s = parse_scenario(kBase, "t.yaml", {key + "=" + map});
             CHECK(chosen_name(family, s.policy) == name);
             CHECK(given_params(family, s.policy) == all);
             // --set by dotted key, one parameter at a time.
@@ -84,7 +84,7 @@ TEST_CASE("policy rows: every parameter of every row is read in each form its fa
                 });
                 if (others_required) continue;  // alone it is incomplete: refused
                 const Example e = valid_value(spec);
-                s = parse_scenario(kPolicyRowsBase, "t.yaml", {key + "." + name + "." + std::string(spec.key) + "=" + e.text});
+                s = parse_scenario(kBase, "t.yaml", {key + "." + name + "." + std::string(spec.key) + "=" + e.text});
                 CHECK(given_params(family, s.policy) == ParamValues{{std::string(spec.key), e.value}});
             }
             if (row.params.size() == 1) {
@@ -93,7 +93,7 @@ TEST_CASE("policy rows: every parameter of every row is read in each form its fa
                 const ParamValues one{{std::string(spec.key), e.value}};
                 for (const std::string& form : {name + ":" + e.text, "{" + name + ": " + e.text + "}"}) {
                     INFO(form);
-                    s = parse_scenario(kPolicyRowsBase, "t.yaml", {key + "=" + form});
+                    s = parse_scenario(kBase, "t.yaml", {key + "=" + form});
                     CHECK(chosen_name(family, s.policy) == name);
                     CHECK(given_params(family, s.policy) == one);
                 }
@@ -104,7 +104,7 @@ TEST_CASE("policy rows: every parameter of every row is read in each form its fa
                     const auto colon = pair.find(": ");
                     sets.push_back(std::string(parent_key(family)) + "." + pair.substr(0, colon) + "=" + pair.substr(colon + 2));
                 }
-                s = parse_scenario(kPolicyRowsBase, "t.yaml", sets);
+                s = parse_scenario(kBase, "t.yaml", sets);
                 CHECK(given_params(family, s.policy) == all);
             }
             ++checked;
@@ -173,23 +173,23 @@ TEST_CASE("policy rows: prefetch and heuristic parameters in the forms scenarios
     const ParamValues three{{"lead", std::uint64_t{3}}};
     for (const std::string form : {"lead_ops:3", "{lead_ops: 3}", "{lead_ops: {lead: 3}}"}) {
         INFO(form);
-        const SwapSpec swap = swap_of(parse_scenario(kPolicyRowsBase, "t.yaml", {"policy.swap.prefetch=" + form}));
+        const SwapSpec swap = swap_of(parse_scenario(kBase, "t.yaml", {"policy.swap.prefetch=" + form}));
         CHECK(swap.prefetch == "lead_ops");
         CHECK(swap.prefetch_params == three);
     }
-    CHECK(swap_of(parse_scenario(kPolicyRowsBase, "t.yaml", {"policy.swap.prefetch.lead_ops=3"})).prefetch_params == three);
+    CHECK(swap_of(parse_scenario(kBase, "t.yaml", {"policy.swap.prefetch.lead_ops=3"})).prefetch_params == three);
     // budget's cap: 300 MiB = 314572800 B; plain budget leaves it unset.
-    CHECK(swap_of(parse_scenario(kPolicyRowsBase, "t.yaml", {"policy.swap.prefetch={budget: {cap: 300MiB}}"})).prefetch_params ==
+    CHECK(swap_of(parse_scenario(kBase, "t.yaml", {"policy.swap.prefetch={budget: {cap: 300MiB}}"})).prefetch_params ==
           ParamValues{{"cap", std::uint64_t{314572800}}});
-    CHECK(swap_of(parse_scenario(kPolicyRowsBase, "t.yaml", {"policy.swap.prefetch=budget"})).prefetch_params.empty());
+    CHECK(swap_of(parse_scenario(kBase, "t.yaml", {"policy.swap.prefetch=budget"})).prefetch_params.empty());
     // megengine's exponents beside the heuristic (as before) or in its map: the same values.
-    const Scenario flat = parse_scenario(kPolicyRowsBase, "t.yaml", {"policy.recompute.heuristic=megengine", "policy.recompute.a=2",
+    const Scenario flat = parse_scenario(kBase, "t.yaml", {"policy.recompute.heuristic=megengine", "policy.recompute.a=2",
                                                            "policy.recompute.d=0.5"});
-    const Scenario mapped = parse_scenario(kPolicyRowsBase, "t.yaml", {"policy.recompute.heuristic={megengine: {a: 2, d: 0.5}}"});
+    const Scenario mapped = parse_scenario(kBase, "t.yaml", {"policy.recompute.heuristic={megengine: {a: 2, d: 0.5}}"});
     CHECK(flat.policy.recompute.heuristic_params == ParamValues{{"a", 2.0}, {"d", 0.5}});
     CHECK(mapped.policy.recompute.heuristic_params == flat.policy.recompute.heuristic_params);
     // A parameter beside the key that the chosen heuristic does not take is read (and checked) but not given to it.
-    const Scenario other = parse_scenario(kPolicyRowsBase, "t.yaml", {"policy.recompute.heuristic=dtr", "policy.recompute.a=2"});
+    const Scenario other = parse_scenario(kBase, "t.yaml", {"policy.recompute.heuristic=dtr", "policy.recompute.a=2"});
     CHECK(other.policy.recompute.heuristic_params.empty());
     CHECK_THAT(error_of({"policy.recompute.heuristic=dtr", "policy.recompute.a=x"}), Catch::Contains("policy.recompute.a: 'x' is not a number"));
     // Both forms at once: refused.
@@ -205,7 +205,7 @@ TEST_CASE("policy rows: prefetch and heuristic parameters in the forms scenarios
                Catch::Contains("policy.swap.prefetch: expected budget, eager, just_in_time, {lead_ops: N}") &&
                    Catch::Contains("{lead_ms: T}"));
     // A name with ':' of its own is a name, not NAME:VALUE.
-    CHECK(parse_scenario(kPolicyRowsBase, "t.yaml", {"policy.allocator=planner:naive"}).policy.allocator == "planner:naive");
+    CHECK(parse_scenario(kBase, "t.yaml", {"policy.allocator=planner:naive"}).policy.allocator == "planner:naive");
 }
 
 TEST_CASE("policy rows: names and parameter keys are unique, defaults in range, parameters beside a key collide with nothing") {
