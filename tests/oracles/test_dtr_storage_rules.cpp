@@ -53,13 +53,13 @@ DtrLog load(const std::string& file_name, const std::string& body) {
     return load_dtr_log_detailed(path.string());
 }
 
-struct Outcome {
+struct StorageOutcome {
     std::string status;
     int recomputed = 0;
     double recompute_ms = 0, clock_ms = 0;
 };
 
-Outcome engine(const DtrLog& log, std::uint64_t budget) {
+StorageOutcome engine(const DtrLog& log, std::uint64_t budget) {
     const Workload& w = log.workload;
     const Scenario s = parse_scenario(
         fmt::format("workload: {{synthetic: mlp}}\nplatform: {{memory: {{budget: {}B}}}}\n"
@@ -70,7 +70,7 @@ Outcome engine(const DtrLog& log, std::uint64_t budget) {
     return {r.summary.status, static_cast<int>(r.summary.recomputed_ops), r.summary.recompute_ms, r.summary.time_ms};
 }
 
-Outcome reference(const DtrLog& log, std::uint64_t budget) {
+StorageOutcome reference(const DtrLog& log, std::uint64_t budget) {
     auto heuristic = make_eviction_heuristic("dtr", {});
     DtrRuntimeOptions options;
     options.budget_bytes = budget;

@@ -24,7 +24,7 @@ struct Published {
     std::uint64_t constant_bytes;
 };
 
-const Published kPublished[] = {
+const Published kPublishedCounts[] = {
     {"inceptionv4-64", 2307, 11245348984ULL, 636429561ULL, 239640948ULL},
     {"lstm-128", 8063, 5595127736ULL, 769458833ULL, 194424928ULL},
     {"transformer-10", 3154, 9864405000ULL, 276259118ULL, 263197248ULL},
@@ -36,7 +36,7 @@ const Published kPublished[] = {
 }  // namespace
 
 TEST_CASE("DTR logs match the published operator count and compute and constants", "[shared]") {
-    for (const Published& p : kPublished) {
+    for (const Published& p : kPublishedCounts) {
         INFO(p.prefix);
         const DtrLog log = load_dtr_log_detailed(shared_dtr_log(p.prefix));
         const Workload& w = log.workload;
@@ -52,7 +52,7 @@ TEST_CASE("DTR logs match the published operator count and compute and constants
 }
 
 TEST_CASE("memsim info --dtr-log prints the published baseline of every log", "[shared]") {
-    for (const Published& p : kPublished) {
+    for (const Published& p : kPublishedCounts) {
         INFO(p.prefix);
         const Outcome o = run_memsim("info --json --dtr-log " + shared_dtr_log(p.prefix));
         REQUIRE(o.code == 0);

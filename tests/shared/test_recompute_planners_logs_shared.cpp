@@ -23,13 +23,13 @@ using namespace memsim::test;
 
 namespace {
 
-struct Outcome {
+struct PlannerOutcome {
     std::string status;
     std::uint64_t recomputed_ops = 0;
 };
 
 // As `memsim run` does: plan with the 100x runaway limit, then simulate the plan.
-Outcome run_planner(const Workload& w, const std::string& planner, double ratio) {
+PlannerOutcome run_planner(const Workload& w, const std::string& planner, double ratio) {
     OsAllocator os;
     const auto budget = static_cast<std::uint64_t>(std::floor(static_cast<double>(replay_peak(w, os)) * ratio));
     ExecPlan plan;
@@ -55,7 +55,7 @@ TEST_CASE("recompute planners on every DTR log end ok or oom, never in an error"
         for (const std::string planner : {"msps_on_demand", "capuchin", "sublinear"})
             for (const double ratio : {0.5, 0.9}) {
                 INFO(prefix << " " << planner << " " << ratio);
-                const Outcome o = run_planner(w, planner, ratio);
+                const PlannerOutcome o = run_planner(w, planner, ratio);
                 CHECK((o.status == "ok" || o.status == "oom"));
                 // msps_on_demand makes room before every op and recomputation: it fits.
                 if (planner == "msps_on_demand") CHECK(o.status == "ok");
@@ -71,7 +71,7 @@ TEST_CASE("msps_on_demand on Squeezenet batch 8 at 60% stops as thrash, at 90% f
     // regenerated shared ancestors over and over: it hung, or at 30% ran out of host memory.
     const Workload w = load_mnn_profile(shared_profile("Squeezenet"), 8);
     CHECK(run_planner(w, "msps_on_demand", 0.6).status == "thrash");
-    const Outcome fits = run_planner(w, "msps_on_demand", 0.9);
+    const PlannerOutcome fits = run_planner(w, "msps_on_demand", 0.9);
     CHECK(fits.status == "ok");
     CHECK(fits.recomputed_ops == 17);
 }

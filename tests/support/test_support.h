@@ -75,4 +75,11 @@ private:
     std::vector<Spec> specs_;
 };
 
+// op0: t0 = 1000 B, 5 ms. op1: t1 = 10 B, 20 ms (t0 idle). Forward ends.
+// op2: reads t0 and t1, 5 ms, releases both; t2 = 10 B. (The swap, tier and node-usage
+// tests' shared trace: one place, so that their hand-worked timelines agree.)
+inline Workload overlap_trace() {
+    return WorkloadBuilder().op(5, 1000, {}, {}).op(20, 10, {}, {}).op(5, 10, {0, 1}, {0, 1}).build(2);
+}
+
 }  // namespace memsim::test

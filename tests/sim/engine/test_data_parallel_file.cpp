@@ -46,7 +46,7 @@ std::string four_gpus_xml(const std::string& skip = "") {
 }
 
 // op0 makes the gradient g (4000 B) in 1 ms; op1, the optimizer, reads it for 1 ms.
-Workload one_gradient() {
+Workload one_gradient_trace() {
     Workload w = test::WorkloadBuilder().op(1, 4000, {}, {}).op(1, 10, {0}, {0}).build(0);
     w.tensors[0].role = TensorRole::gradient;
     return w;
@@ -56,7 +56,7 @@ RunResult run_file(const std::string& xml, const std::string& policy) {
     const std::string file = test::write_platform_xml("ranks", xml).string();
     const Scenario s = parse_scenario("workload: {synthetic: mlp}\nplatform: {file: " + file + "}\npolicy: " + policy + "\n",
                                       "test");
-    return simulate(one_gradient(), s);
+    return simulate(one_gradient_trace(), s);
 }
 
 }  // namespace

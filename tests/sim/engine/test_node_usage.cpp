@@ -16,13 +16,9 @@
 #include "test_support.h"
 
 using namespace memsim;
+using test::overlap_trace;
 
 namespace {
-
-// op0: t0 = 1000 B, 5 ms. op1: t1 = 10 B, 20 ms. Forward ends. op2 reads t0 and t1, 5 ms.
-Workload overlap_trace() {
-    return test::WorkloadBuilder().op(5, 1000, {}, {}).op(20, 10, {}, {}).op(5, 10, {0, 1}, {0, 1}).build(2);
-}
 
 Scenario node(const std::string& policy, const std::string& platform) {
     return parse_scenario("workload: {synthetic: mlp}\nplatform: {disk: {bandwidth: 100000B/s}, host: {link: {bandwidth: "

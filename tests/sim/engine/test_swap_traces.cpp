@@ -7,6 +7,7 @@
 #include "test_support.h"
 
 using namespace memsim;
+using test::overlap_trace;
 
 namespace {
 
@@ -15,12 +16,6 @@ RunResult run(const Workload& w, const std::string& policy, const std::string& e
                                           "}\npolicy: " + policy + "\n",
                                       "test");
     return simulate(w, s);
-}
-
-// op0: t0 = 1000 B, 5 ms. op1: t1 = 10 B, 20 ms (t0 idle). Forward ends.
-// op2: reads t0 and t1, 5 ms, releases both; t2 = 10 B.
-Workload overlap_trace() {
-    return test::WorkloadBuilder().op(5, 1000, {}, {}).op(20, 10, {}, {}).op(5, 10, {0, 1}, {0, 1}).build(2);
 }
 
 }  // namespace

@@ -14,7 +14,7 @@ using namespace memsim;
 
 namespace {
 
-RunResult run(const Workload& w, const std::string& policy, const std::string& platform) {
+RunResult run_on(const Workload& w, const std::string& policy, const std::string& platform) {
     const Scenario s = parse_scenario("workload: {synthetic: mlp}\nplatform: {" + platform + "}\npolicy: " + policy + "\n", "test");
     return simulate(w, s);
 }
@@ -39,7 +39,7 @@ TEST_CASE("tier predictions: the hideable selection times a swap over the PCIe l
     // Planned on host RAM (1000 B/ms): t0 written 5-6, before op2 (the peak) starts at 10;
     // read after the forward pass, 15-16, before op4 at 20: hidden, so taken. On the raw
     // disk (100 B/ms) the write would end at 15, 5 ms into op2: exposed, not taken.
-    const RunResult host = run(idle_map(), "{swap: {mode: async, select: hideable, placement: host}}", kNode);
+    const RunResult host = run_on(idle_map(), "{swap: {mode: async, select: hideable, placement: host}}", kNode);
     CHECK(host.summary.status == "ok");
     CHECK(host.summary.swap_selected_tensors == 1);
     REQUIRE(host.summary.node);
@@ -49,7 +49,7 @@ TEST_CASE("tier predictions: the hideable selection times a swap over the PCIe l
     CHECK(host.summary.stall_ms == Approx(0.0).margin(1e-12));
     // To the disk through the link, staged: 1 / (1/1000 + 1/100) = 90.9 B/ms, the write
     // ends at 16: exposed, nothing is swapped.
-    const RunResult disk = run(idle_map(), "{swap: {mode: async, select: hideable}}", kNode);
+    const RunResult disk = run_on(idle_map(), "{swap: {mode: async, select: hideable}}", kNode);
     CHECK(disk.summary.swap_selected_tensors == 0);
     CHECK(disk.summary.bytes_written == 0);
 }
@@ -63,10 +63,10 @@ TEST_CASE("tier predictions: the hybrid round trip is that of the tier the victi
     // the disk (1 + 1 ms > 1 ms) it was dropped and recomputed.
     const Workload w = test::four_candidates();
     const std::string platform = "memory: {budget: 15B}, disk: {bandwidth: 1000B/s}, host: {link: {bandwidth: 1000000B/s}}";
-    const RunResult r = run(w,
-                            "{allocator: os, hybrid: true, recompute: {heuristic: lru}, swap: {mode: async, path: direct, "
-                            "placement: {lifetime: {split: 3ms}}}}",
-                            platform);
+    const RunResult r = run_on(w,
+                               "{allocator: os, hybrid: true, recompute: {heuristic: lru}, swap: {mode: async, path: direct, "
+                               "placement: {lifetime: {split: 3ms}}}}",
+                               platform);
     CHECK(r.summary.status == "ok");
     CHECK(r.summary.swap_selected_tensors == 0);
     CHECK(r.summary.details.at("hybrid_swapped") == 1);
@@ -76,8 +76,8 @@ TEST_CASE("tier predictions: the hybrid round trip is that of the tier the victi
     CHECK(r.summary.node->tiers[kHostRamTier].bytes_in == 1);
     CHECK(r.summary.node->tiers[kDiskTier].bytes_in == 0);
     // With every swap on the disk the same eviction is dropped, as without a node.
-    const RunResult disk = run(w, "{allocator: os, hybrid: true, recompute: {heuristic: lru}, swap: {mode: async, path: direct}}",
-                               platform);
+    const RunResult disk = run_on(
+        w, "{allocator: os, hybrid: true, recompute: {heuristic: lru}, swap: {mode: async, path: direct}}", platform);
     CHECK(disk.summary.details.at("hybrid_dropped") == 1);
     CHECK(disk.summary.recomputed_ops == 1);
 }

@@ -10,20 +10,15 @@
 
 using namespace memsim;
 using test::first_in_lane;
+using test::overlap_trace;
 
 namespace {
 
-RunResult run(const Workload& w, const std::string& policy, const std::string& platform = "") {
+RunResult run_tiers(const Workload& w, const std::string& policy, const std::string& platform = "") {
     const Scenario s = parse_scenario("workload: {synthetic: mlp}\nplatform: {disk: {bandwidth: 100000B/s}, host: {link: "
                                       "{bandwidth: 1000000B/s}" + platform + "}}\npolicy: " + policy + "\n",
                                       "test");
     return simulate(w, s);
-}
-
-// op0: t0 = 1000 B, 5 ms. op1: t1 = 10 B, 20 ms (t0 idle). Forward ends.
-// op2: reads t0 and t1, 5 ms, releases both; t2 = 10 B.
-Workload overlap_trace() {
-    return test::WorkloadBuilder().op(5, 1000, {}, {}).op(20, 10, {}, {}).op(5, 10, {0, 1}, {0, 1}).build(2);
 }
 
 std::uint64_t host_bytes_at(const RunResult& r, double ms) {
@@ -38,7 +33,7 @@ std::uint64_t host_bytes_at(const RunResult& r, double ms) {
 TEST_CASE("tiers: host placement moves swaps over the PCIe link at its bandwidth") {
     // op0 0-5; host write t0 (1000 B at 1000 B/ms) 5-6 during op1 5-25; host write t1 25-25.01.
     // op2 reads t0 behind it: 25.01-26.01, then t1 26.01-26.02; op2 26.02-31.02, stall 1.02.
-    const RunResult r = run(overlap_trace(), "{swap: {mode: async, placement: host}}");
+    const RunResult r = run_tiers(overlap_trace(), "{swap: {mode: async, placement: host}}");
     test::check_golden_run("timelines/tiers/host_async", r);
     CHECK(r.summary.status == "ok");
     CHECK(r.summary.time_ms == Approx(31.02).epsilon(1e-12));
@@ -59,8 +54,8 @@ TEST_CASE("tiers: a swap-out that does not fit spills to the disk and comes back
     // Host RAM 1005 B, direct path: t0 (1000 B) fits; t1 (10 B) finds 5 B free and goes to
     // the disk: link 0.01 ms and disk 0.1 ms together, 25-25.1. op2 reads t0 from host
     // 25.1-26.1, then t1 from disk 26.1-26.2; op2 26.2-31.2.
-    const RunResult r = run(overlap_trace(), "{swap: {mode: async, placement: host_then_disk, path: direct}}",
-                            ", memory: 1005B");
+    const RunResult r = run_tiers(overlap_trace(), "{swap: {mode: async, placement: host_then_disk, path: direct}}",
+                                  ", memory: 1005B");
     test::check_golden_run("timelines/tiers/spill_direct", r);
     CHECK(r.summary.time_ms == Approx(31.2).epsilon(1e-12));
     REQUIRE(r.summary.node);
@@ -75,8 +70,8 @@ TEST_CASE("tiers: the bounce buffer holds host RAM from a disk swap's issue to i
     // the disk, staged: link 5-6 then disk 6-16, buffer 1000 B from 5 to 16. t1 (10 + 10
     // fits) to host 25-25.01. op2 reads t0 from disk: buffer from 25, disk 25.01-35.01, link
     // 35.01-36.01 (buffer gone); t1 from host 36.01-36.02; op2 36.02-41.02.
-    const RunResult r = run(overlap_trace(), "{swap: {mode: async, placement: host_then_disk, path: bounce}}",
-                            ", memory: 1500B");
+    const RunResult r = run_tiers(overlap_trace(), "{swap: {mode: async, placement: host_then_disk, path: bounce}}",
+                                  ", memory: 1500B");
     test::check_golden_run("timelines/tiers/bounce_buffer", r);
     CHECK(r.summary.time_ms == Approx(41.02).epsilon(1e-12));
     REQUIRE(r.summary.node);
@@ -93,7 +88,7 @@ TEST_CASE("tiers: the bounce buffer holds host RAM from a disk swap's issue to i
 }
 
 TEST_CASE("tiers: host placement stops the run when host RAM is full, naming the tensor and the host's state") {
-    const RunResult r = run(overlap_trace(), "{swap: {mode: async, placement: host}}", ", memory: 1005B");
+    const RunResult r = run_tiers(overlap_trace(), "{swap: {mode: async, placement: host}}", ", memory: 1005B");
     CHECK(r.summary.status == "host_full");
     CHECK_THAT(r.summary.message, Catch::Contains("tensor 1 (10 B) does not fit in host RAM") &&
                                       Catch::Contains("host RAM holds 1000 B of 1005 B"));
@@ -102,7 +97,7 @@ TEST_CASE("tiers: host placement stops the run when host RAM is full, naming the
 TEST_CASE("tiers: a host link with the disk placement takes the disk through the link, staged") {
     // Bounce, unlimited host: write t0: link 1 ms then disk 10 ms, 5-16; t1 25-25.11
     // (0.01 + 0.1). op2: t0 25.11-36.11, t1 36.11-36.22; op2 36.22-41.22.
-    const RunResult r = run(overlap_trace(), "{swap: {mode: async}}");
+    const RunResult r = run_tiers(overlap_trace(), "{swap: {mode: async}}");
     CHECK(r.summary.time_ms == Approx(41.22).epsilon(1e-12));
     REQUIRE(r.summary.node);
     CHECK(r.summary.node->tiers[kDiskTier].bytes_in == 1010);

@@ -12,14 +12,9 @@
 
 using namespace memsim;
 using test::first_in_lane;
+using test::overlap_trace;
 
 namespace {
-
-// op0: t0 = 1000 B, 5 ms. op1: t1 = 10 B, 20 ms (t0 idle). Forward ends.
-// op2: reads t0 and t1, 5 ms, releases both; t2 = 10 B. (test_tiers.cpp's overlap_trace)
-Workload overlap_trace() {
-    return test::WorkloadBuilder().op(5, 1000, {}, {}).op(20, 10, {}, {}).op(5, 10, {0, 1}, {0, 1}).build(2);
-}
 
 RunResult run_file(const std::string& xml, const std::string& policy) {
     const std::string file = test::write_platform_xml("node", xml).string();

@@ -17,7 +17,7 @@ using namespace memsim;
 
 namespace {
 
-const char* kBase = "name: t\nworkload: {synthetic: uniform_linear, n: 4}\n";
+const char* kRows = "name: t\nworkload: {synthetic: uniform_linear, n: 4}\n";
 
 using test::error_of;  // error_support.h
 
@@ -48,33 +48,33 @@ TEST_CASE("outputs table: the schema's output keys are dir and one per row that 
 }
 
 TEST_CASE("outputs table: the parser turns on the rows the scenario sets true, and only those") {
-    const Scenario s = parse_scenario(std::string(kBase) + "output: {events: true, gantt: false, trace: true}\n", "t.yaml");
+    const Scenario s = parse_scenario(std::string(kRows) + "output: {events: true, gantt: false, trace: true}\n", "t.yaml");
     CHECK(s.output.on == std::set<std::string, std::less<>>{"events", "trace"});
     CHECK(s.output.wants("events"));
     CHECK_FALSE(s.output.wants("gantt"));
     CHECK_FALSE(s.output.wants("summary"));  // always written: never a key
-    CHECK(parse_scenario(kBase, "t.yaml", {"output.torch_snapshot=true"}).output.on ==
+    CHECK(parse_scenario(kRows, "t.yaml", {"output.torch_snapshot=true"}).output.on ==
           std::set<std::string, std::less<>>{"torch_snapshot"});
 }
 
 TEST_CASE("outputs table: a bad output key or value names the file, the key and the value") {
-    CHECK_THAT(error_of([] { parse_scenario(std::string(kBase) + "output: {gantt: maybe}\n", "t.yaml"); }),
+    CHECK_THAT(error_of([] { parse_scenario(std::string(kRows) + "output: {gantt: maybe}\n", "t.yaml"); }),
                Catch::Contains("t.yaml: output.gantt: ") && Catch::Contains("'maybe'") && Catch::Contains("true or false"));
-    CHECK_THAT(error_of([] { parse_scenario(kBase, "t.yaml", {"output.evnts=true"}); }),
+    CHECK_THAT(error_of([] { parse_scenario(kRows, "t.yaml", {"output.evnts=true"}); }),
                Catch::Contains("output.evnts: unknown key 'output.evnts' (did you mean 'events'?)"));
-    CHECK_THAT(error_of([] { parse_scenario(std::string(kBase) + "output: {summary: true}\n", "t.yaml"); }),
+    CHECK_THAT(error_of([] { parse_scenario(std::string(kRows) + "output: {summary: true}\n", "t.yaml"); }),
                Catch::Contains("unknown key"));
 }
 
 TEST_CASE("outputs table: memory_snapshot.pickle needs an allocator that models segments, named in the error") {
-    CHECK_THAT(error_of([] { validate_policy(parse_scenario(kBase, "t.yaml", {"output.torch_snapshot=true"})); }),
+    CHECK_THAT(error_of([] { validate_policy(parse_scenario(kRows, "t.yaml", {"output.torch_snapshot=true"})); }),
                Catch::Contains("output.torch_snapshot: memory_snapshot.pickle shows torch_caching's segments and blocks; "
                                "policy.allocator is 'os' (set it to torch_caching)"));
-    validate_policy(parse_scenario(kBase, "t.yaml", {"output.torch_snapshot=true", "policy.allocator=torch_caching"}));
+    validate_policy(parse_scenario(kRows, "t.yaml", {"output.torch_snapshot=true", "policy.allocator=torch_caching"}));
 }
 
 TEST_CASE("outputs table: a sweep records the sweep-point flags in sweep.json and passes each to every point") {
-    const Scenario s = parse_scenario(std::string(kBase) + "output: {gantt: true, torch_snapshot: true}\n", "t.yaml");
+    const Scenario s = parse_scenario(std::string(kRows) + "output: {gantt: true, torch_snapshot: true}\n", "t.yaml");
     SweepPlan plan;
     plan.outputs = sweep_point_outputs(s.output);
     // torch_snapshot is no sweep-point flag: each point reads it from the scenario file.

@@ -14,7 +14,7 @@ using test::replaced;
 
 namespace {
 
-std::string error_reading(const std::string& name, const std::string& text) {
+std::string error_message(const std::string& name, const std::string& text) {
     const std::string file = test::write_platform_xml(name, text).string();
     try {
         (void)read_platform_xml(file);
@@ -92,34 +92,34 @@ TEST_CASE("platform xml: a Floyd zone is read like a Full one, chains of routes 
     const std::string chain = replaced(text, R"(<route src="gpu0" dst="host"><link_ctn id="pcie0"/><link_ctn id="up"/></route>)",
                                        R"(<route src="gpu0" dst="sw"><link_ctn id="pcie0"/></route>)"
                                        R"(<route src="sw" dst="host"><link_ctn id="up"/></route>)");
-    CHECK_THAT(error_reading("chain", chain), Catch::Contains("element 'route src=\"gpu0\" dst=\"host\"': missing: no route from "
-                                                             "gpu0 to host") &&
-                                                 Catch::Contains("memsim does not chain routes through routers"));
+    CHECK_THAT(error_message("chain", chain), Catch::Contains("element 'route src=\"gpu0\" dst=\"host\"': missing: no route from "
+                                                              "gpu0 to host") &&
+                                                  Catch::Contains("memsim does not chain routes through routers"));
     // SimGrid 3.32 aborts in a Dijkstra zone's route_to (tried): refused.
-    CHECK_THAT(error_reading("dijkstra", replaced(text, R"(routing="Floyd")", R"(routing="Dijkstra")")),
+    CHECK_THAT(error_message("dijkstra", replaced(text, R"(routing="Floyd")", R"(routing="Dijkstra")")),
                Catch::Contains("element 'zone id=\"node\"': routing=\"Dijkstra\" is not supported (supported: Full, Floyd)"));
 }
 
 TEST_CASE("platform xml: a file that is not XML is refused with its line") {
-    const std::string e = error_reading("malformed", replaced(kTwoGpusOneUplinkXml, "</zone>", ""));
+    const std::string e = error_message("malformed", replaced(kTwoGpusOneUplinkXml, "</zone>", ""));
     CHECK_THAT(e, Catch::Contains("not valid XML (line"));
 }
 
 TEST_CASE("platform xml: a missing GPU is named") {
-    const std::string e = error_reading("no_gpu1", replaced(kTwoGpusOneUplinkXml, R"(<host id="gpu1" speed="1kf"/>)",
-                                                              R"(<host id="gpu2" speed="1kf"/>)"));
+    const std::string e = error_message(
+        "no_gpu1", replaced(kTwoGpusOneUplinkXml, R"(<host id="gpu1" speed="1kf"/>)", R"(<host id="gpu2" speed="1kf"/>)"));
     CHECK_THAT(e, Catch::Contains("element 'host id=\"gpu1\"': missing: the file has gpu2, so gpu0 .. gpu2 must all be there"));
-    const std::string none = error_reading("no_gpus", replaced(replaced(kTwoGpusOneUplinkXml, R"(id="gpu0")", R"(id="g0")"),
-                                                               R"(id="gpu1")", R"(id="g1")"));
+    const std::string none = error_message(
+        "no_gpus", replaced(replaced(kTwoGpusOneUplinkXml, R"(id="gpu0")", R"(id="g0")"), R"(id="gpu1")", R"(id="g1")"));
     CHECK_THAT(none, Catch::Contains("element 'host id=\"gpu0\"': missing: the GPUs are the hosts gpu0, gpu1"));
 }
 
 TEST_CASE("platform xml: a host without disk0 is refused") {
-    const std::string e = error_reading("no_disk", replaced(kTwoGpusOneUplinkXml, R"(id="disk0")", R"(id="nvme")"));
+    const std::string e = error_message("no_disk", replaced(kTwoGpusOneUplinkXml, R"(id="disk0")", R"(id="nvme")"));
     CHECK_THAT(e, Catch::Contains("element 'host id=\"host\"': has no <disk id=\"disk0\">"));
-    const std::string gap = error_reading("disk_gap", replaced(kTwoGpusOneUplinkXml, R"(id="disk0")", R"(id="disk1")"));
+    const std::string gap = error_message("disk_gap", replaced(kTwoGpusOneUplinkXml, R"(id="disk0")", R"(id="disk1")"));
     CHECK_THAT(gap, Catch::Contains("element 'disk id=\"disk0\"' in 'host id=\"host\"': missing"));
-    const std::string host = error_reading("no_host", replaced(kTwoGpusOneUplinkXml, R"(<host id="host")", R"(<host id="cpu")"));
+    const std::string host = error_message("no_host", replaced(kTwoGpusOneUplinkXml, R"(<host id="host")", R"(<host id="cpu")"));
     CHECK_THAT(host, Catch::Contains("element 'host id=\"host\"': missing"));
 }
 
@@ -127,52 +127,56 @@ TEST_CASE("platform xml: a GPU with no route to the host is refused") {
     const std::string text = replaced(kTwoGpusOneUplinkXml,
                                       R"(<route src="gpu1" dst="host"><link_ctn id="pcie1" direction="UP"/><link_ctn id="switch0" direction="UP"/></route>)",
                                       "");
-    const std::string e = error_reading("no_route", text);
+    const std::string e = error_message("no_route", text);
     CHECK_THAT(e, Catch::Contains("element 'route src=\"gpu1\" dst=\"host\"': missing: no route from gpu1 to host"));
     // Declared one way only: the way back is missing.
-    const std::string one_way = error_reading("one_way", replaced(kTwoGpusOneUplinkXml, R"(<route src="gpu1" dst="host">)",
+    const std::string one_way = error_message("one_way", replaced(kTwoGpusOneUplinkXml, R"(<route src="gpu1" dst="host">)",
                                                                   R"(<route src="gpu1" dst="host" symmetrical="NO">)"));
     CHECK_THAT(one_way, Catch::Contains("element 'route src=\"host\" dst=\"gpu1\"': missing: no route from host to gpu1"));
     // In a Floyd zone alike.
-    const std::string floyd = error_reading("floyd_no_route", replaced(text, R"(routing="Full")", R"(routing="Floyd")"));
+    const std::string floyd = error_message("floyd_no_route", replaced(text, R"(routing="Full")", R"(routing="Floyd")"));
     CHECK_THAT(floyd, Catch::Contains("element 'route src=\"gpu1\" dst=\"host\"': missing: no route from gpu1 to host"));
 }
 
 TEST_CASE("platform xml: what SimGrid would abort on or memsim cannot follow is refused by name") {
-    CHECK_THAT(error_reading("cluster", replaced(kTwoGpusOneUplinkXml, R"(routing="Full")", R"(routing="Cluster")")),
+    CHECK_THAT(error_message("cluster", replaced(kTwoGpusOneUplinkXml, R"(routing="Full")", R"(routing="Cluster")")),
                Catch::Contains("element 'zone id=\"node\"': routing=\"Cluster\" is not supported (supported: Full, Floyd)"));
-    CHECK_THAT(error_reading("speed", replaced(kTwoGpusOneUplinkXml, R"(<host id="gpu1" speed="1kf"/>)",
+    CHECK_THAT(error_message("speed", replaced(kTwoGpusOneUplinkXml, R"(<host id="gpu1" speed="1kf"/>)",
                                                R"(<host id="gpu1" speed="312Tf"/>)")),
                Catch::Contains("element 'host id=\"gpu1\"': speed must be \"1kf\""));
-    CHECK_THAT(error_reading("units", replaced(kTwoGpusOneUplinkXml, R"(bandwidth="1MBps")", R"(bandwidth="1MB/s")")),
+    CHECK_THAT(error_message("units", replaced(kTwoGpusOneUplinkXml, R"(bandwidth="1MBps")", R"(bandwidth="1MB/s")")),
                Catch::Contains("element 'link id=\"pcie0\"': bandwidth=\"1MB/s\" is not a value SimGrid reads"));
-    CHECK_THAT(error_reading("zero", replaced(kTwoGpusOneUplinkXml, R"(bandwidth="1MBps")", R"(bandwidth="0Bps")")),
+    CHECK_THAT(error_message("zero", replaced(kTwoGpusOneUplinkXml, R"(bandwidth="1MBps")", R"(bandwidth="0Bps")")),
                Catch::Contains("element 'link id=\"pcie0\"': bandwidth=\"0Bps\" is out of range"));
-    CHECK_THAT(error_reading("latency", replaced(kTwoGpusOneUplinkXml, R"(latency="0s")", "")),
+    CHECK_THAT(error_message("latency", replaced(kTwoGpusOneUplinkXml, R"(latency="0s")", "")),
                Catch::Contains("element 'link id=\"pcie0\"': missing its latency=\"...\" attribute"));
-    CHECK_THAT(error_reading("no_link", replaced(kTwoGpusOneUplinkXml, R"(<link_ctn id="pcie1")", R"(<link_ctn id="pcie9")")),
-               Catch::Contains("element 'link_ctn id=\"pcie9\"' in 'route src=\"gpu1\" dst=\"host\"': missing: no <link id=\"pcie9\">"));
-    CHECK_THAT(error_reading("direction", replaced(kTwoGpusOneUplinkXml, R"(<link_ctn id="pcie1" direction="UP"/>)",
+    CHECK_THAT(
+        error_message("no_link", replaced(kTwoGpusOneUplinkXml, R"(<link_ctn id="pcie1")", R"(<link_ctn id="pcie9")")),
+        Catch::Contains("element 'link_ctn id=\"pcie9\"' in 'route src=\"gpu1\" dst=\"host\"': missing: no <link id=\"pcie9\">"));
+    CHECK_THAT(error_message("direction", replaced(kTwoGpusOneUplinkXml, R"(<link_ctn id="pcie1" direction="UP"/>)",
                                                    R"(<link_ctn id="pcie1"/>)")),
                Catch::Contains("the link is SPLITDUPLEX: give direction=\"UP\" or \"DOWN\""));
-    CHECK_THAT(error_reading("twice", replaced(kTwoGpusOneUplinkXml, "</zone>",
-                                               R"(<route src="host" dst="gpu0"><link_ctn id="pcie0" direction="DOWN"/></route></zone>)")),
+    CHECK_THAT(error_message("twice",
+                             replaced(kTwoGpusOneUplinkXml, "</zone>",
+                                      R"(<route src="host" dst="gpu0"><link_ctn id="pcie0" direction="DOWN"/></route></zone>)")),
                Catch::Contains("element 'route src=\"host\" dst=\"gpu0\"': routes host to gpu0 again"));
-    CHECK_THAT(error_reading("config", replaced(kTwoGpusOneUplinkXml, R"(<platform version="4.1">)",
-                                                R"(<platform version="4.1"><config><prop id="network/model" value="LV08"/></config>)")),
-               Catch::Contains("element 'config': not supported: memsim configures SimGrid itself"));
-    CHECK_THAT(error_reading("nested", replaced(kTwoGpusOneUplinkXml, "</zone>", R"(<zone id="inner" routing="Full"/></zone>)")),
+    CHECK_THAT(
+        error_message("config", replaced(kTwoGpusOneUplinkXml, R"(<platform version="4.1">)",
+                                         R"(<platform version="4.1"><config><prop id="network/model" value="LV08"/></config>)")),
+        Catch::Contains("element 'config': not supported: memsim configures SimGrid itself"));
+    CHECK_THAT(error_message("nested", replaced(kTwoGpusOneUplinkXml, "</zone>", R"(<zone id="inner" routing="Full"/></zone>)")),
                Catch::Contains("element 'zone' in 'zone id=\"node\"': not supported"));
-    CHECK_THAT(error_reading("order", replaced(replaced(kTwoGpusOneUplinkXml, R"(<host id="gpu1" speed="1kf"/>)", ""),
-                                               "</zone>", R"(<host id="gpu1" speed="1kf"/></zone>)")),
+    CHECK_THAT(error_message("order", replaced(replaced(kTwoGpusOneUplinkXml, R"(<host id="gpu1" speed="1kf"/>)", ""), "</zone>",
+                                               R"(<host id="gpu1" speed="1kf"/></zone>)")),
                Catch::Contains("element 'host id=\"gpu1\"': comes after a <route>: SimGrid 3.32 reads a zone's hosts, "
                                "routers and links first, then its routes"));
-    CHECK_THAT(error_reading("stranger", replaced(kTwoGpusOneUplinkXml, R"(<route src="gpu1" dst="host">)",
+    CHECK_THAT(error_message("stranger", replaced(kTwoGpusOneUplinkXml, R"(<route src="gpu1" dst="host">)",
                                                   R"(<route src="gpu1" dst="cpu">)")),
                Catch::Contains("element 'route src=\"gpu1\" dst=\"cpu\"': 'cpu' is no host or router of zone 'node'"));
-    CHECK_THAT(error_reading("doctype", replaced(kTwoGpusOneUplinkXml, R"(<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">)", "")),
+    CHECK_THAT(error_message("doctype", replaced(kTwoGpusOneUplinkXml,
+                                                 R"(<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">)", "")),
                Catch::Contains("element 'platform': its document type is missing"));
-    CHECK_THAT(error_reading("version", replaced(kTwoGpusOneUplinkXml, R"(version="4.1")", R"(version="4")")),
+    CHECK_THAT(error_message("version", replaced(kTwoGpusOneUplinkXml, R"(version="4.1")", R"(version="4")")),
                Catch::Contains("element 'platform': version=\"4\" is not 4.1"));
 }
 

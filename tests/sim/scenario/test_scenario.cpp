@@ -14,7 +14,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* kBase = R"(
+const char* kYaml = R"(
 name: t
 workload: {profile: examples/mlp, batch: 4}
 platform:
@@ -27,7 +27,7 @@ using test::error_of;  // error_support.h
 }  // namespace
 
 TEST_CASE("scenario: a minimal scenario and its defaults") {
-    const Scenario s = parse_scenario(kBase, "t.yaml");
+    const Scenario s = parse_scenario(kYaml, "t.yaml");
     CHECK(s.name == "t");
     CHECK(s.workload.batch == 4);
     CHECK(s.policy.allocator == "pool");
@@ -40,7 +40,7 @@ TEST_CASE("scenario: a minimal scenario and its defaults") {
 }
 
 TEST_CASE("scenario: --set overrides by dotted path, creating maps") {
-    const Scenario s = parse_scenario(kBase, "t.yaml",
+    const Scenario s = parse_scenario(kYaml, "t.yaml",
                                       {"workload.batch=8", "policy.swap.mode=async", "platform.memory.budget=1.5MiB",
                                        "policy.swap.prefetch.lead_ops=3", "platform.disk.read_bandwidth=1GB/s"});
     CHECK(s.workload.batch == 8);
@@ -56,7 +56,7 @@ TEST_CASE("scenario: --set overrides by dotted path, creating maps") {
 
 TEST_CASE("scenario: prefetch forms") {
     auto prefetch = [](const std::string& v) {
-        const SwapSpec swap = parse_scenario(kBase, "t.yaml", {"policy.swap.prefetch=" + v}).policy.swap;
+        const SwapSpec swap = parse_scenario(kYaml, "t.yaml", {"policy.swap.prefetch=" + v}).policy.swap;
         return std::pair{swap.prefetch, swap.prefetch_params};
     };
     CHECK(prefetch("eager") == std::pair{std::string("eager"), ParamValues{}});
@@ -67,30 +67,33 @@ TEST_CASE("scenario: prefetch forms") {
 }
 
 TEST_CASE("scenario error: unknown keys suggest the closest valid key") {
-    CHECK_THAT(error_of([] { parse_scenario(kBase, "t.yaml", {"policy.alocator=os"}); }),
-               Catch::Contains("--set 'policy.alocator=os': policy.alocator: unknown key 'policy.alocator' (did you mean 'allocator'?)"));
-    CHECK_THAT(error_of([] { parse_scenario(kBase, "t.yaml", {"platform.disk.bandwith=1GB/s"}); }),
+    CHECK_THAT(error_of([] { parse_scenario(kYaml, "t.yaml", {"policy.alocator=os"}); }),
+               Catch::Contains(
+                   "--set 'policy.alocator=os': policy.alocator: unknown key 'policy.alocator' (did you mean 'allocator'?)"));
+    CHECK_THAT(error_of([] { parse_scenario(kYaml, "t.yaml", {"platform.disk.bandwith=1GB/s"}); }),
                Catch::Contains("did you mean 'bandwidth'?"));
-    CHECK_THAT(error_of([] { parse_scenario(std::string(kBase) + "wokload: {}\n", "t.yaml"); }),
+    CHECK_THAT(error_of([] { parse_scenario(std::string(kYaml) + "wokload: {}\n", "t.yaml"); }),
                Catch::Contains("did you mean 'workload'?"));
 }
 
 TEST_CASE("scenario error: bad values name the file, the key and the value") {
-    CHECK_THAT(error_of([] { parse_scenario(kBase, "t.yaml", {"policy.swap.mode=asynch"}); }),
-               Catch::Contains("--set 'policy.swap.mode=asynch': policy.swap.mode: unknown value 'asynch' (did you mean 'async'?)"));
-    CHECK_THAT(error_of([] { parse_scenario(kBase, "t.yaml", {"platform.disk.bandwidth=12XB/s"}); }),
-               Catch::Contains("--set 'platform.disk.bandwidth=12XB/s': platform.disk.bandwidth: '12XB/s': unknown size unit 'XB'"));
-    CHECK_THAT(error_of([] { parse_scenario(kBase, "t.yaml", {"workload.batch=-3"}); }),
+    CHECK_THAT(
+        error_of([] { parse_scenario(kYaml, "t.yaml", {"policy.swap.mode=asynch"}); }),
+        Catch::Contains("--set 'policy.swap.mode=asynch': policy.swap.mode: unknown value 'asynch' (did you mean 'async'?)"));
+    CHECK_THAT(
+        error_of([] { parse_scenario(kYaml, "t.yaml", {"platform.disk.bandwidth=12XB/s"}); }),
+        Catch::Contains("--set 'platform.disk.bandwidth=12XB/s': platform.disk.bandwidth: '12XB/s': unknown size unit 'XB'"));
+    CHECK_THAT(error_of([] { parse_scenario(kYaml, "t.yaml", {"workload.batch=-3"}); }),
                Catch::Contains("--set 'workload.batch=-3': workload.batch: -3 must be >= 1"));
-    CHECK_THAT(error_of([] { parse_scenario(kBase, "t.yaml", {"policy.swap.prefetch.lead_ops=-1"}); }),
+    CHECK_THAT(error_of([] { parse_scenario(kYaml, "t.yaml", {"policy.swap.prefetch.lead_ops=-1"}); }),
                Catch::Contains("policy.swap.prefetch.lead_ops: must be >= 0"));
-    CHECK_THAT(error_of([] { parse_scenario(kBase, "t.yaml", {"platform.memory.budget=lots"}); }),
+    CHECK_THAT(error_of([] { parse_scenario(kYaml, "t.yaml", {"platform.memory.budget=lots"}); }),
                Catch::Contains("platform.memory.budget"));
 }
 
 TEST_CASE("scenario error: malformed overrides and YAML") {
-    CHECK_THAT(error_of([] { parse_scenario(kBase, "t.yaml", {"=4"}); }), Catch::Contains("expected KEY=VALUE"));
-    CHECK_THAT(error_of([] { parse_scenario(kBase, "t.yaml", {"workload.batch.x=4"}); }),
+    CHECK_THAT(error_of([] { parse_scenario(kYaml, "t.yaml", {"=4"}); }), Catch::Contains("expected KEY=VALUE"));
+    CHECK_THAT(error_of([] { parse_scenario(kYaml, "t.yaml", {"workload.batch.x=4"}); }),
                Catch::Contains("workload.batch.x: 'workload.batch' is a single value, not a map"));
     CHECK_THAT(error_of([] { parse_scenario("name: [unclosed", "bad.yaml"); }),
                Catch::Contains("bad.yaml: invalid YAML at line 1"));

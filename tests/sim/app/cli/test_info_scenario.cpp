@@ -10,7 +10,6 @@
 
 #include "file_support.h"
 
-using json = nlohmann::json;
 using memsim::test::fresh_dir;
 using memsim::test::Outcome;
 using memsim::test::run_memsim;
@@ -31,7 +30,7 @@ TEST_CASE("info scenario: a synthetic GPT's parameters, roles, activations and F
     const std::string path = gpt_scenario();
     const Outcome o = run_memsim("info " + path + " --json");
     REQUIRE(o.code == 0);
-    const json j = json::parse(o.out);
+    const nlohmann::json j = nlohmann::json::parse(o.out);
     // L(12h² + 13h) + Vh + sh + 2h = 2 x (49152 + 832) + 6400 + 2048 + 128.
     CHECK(j["parameters"] == 108544);
     CHECK(j["bytes_by_role"]["parameter"] == 2 * 108544);        // bf16
@@ -53,7 +52,7 @@ TEST_CASE("info scenario: a synthetic GPT's parameters, roles, activations and F
     // --set reaches the scenario: three layers add 12h² + 13h parameters.
     const Outcome three = run_memsim("info " + path + " --json --set workload.layers=3");
     REQUIRE(three.code == 0);
-    CHECK(json::parse(three.out)["parameters"] == 108544 + 49152 + 832);
+    CHECK(nlohmann::json::parse(three.out)["parameters"] == 108544 + 49152 + 832);
     // The table form prints a role per line.
     const Outcome table = run_memsim("info " + path);
     CHECK_THAT(table.out, Catch::Contains("bytes_by_role.optimizer_state 1302528"));

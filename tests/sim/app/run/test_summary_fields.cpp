@@ -11,6 +11,7 @@
 #include "test_support.h"
 
 using namespace memsim;
+using test::overlap_trace;
 
 namespace {
 
@@ -18,12 +19,6 @@ Scenario scenario(const std::string& platform, const std::string& policy, const 
     return parse_scenario("workload: {synthetic: mlp}\nplatform: {disk: {bandwidth: 100000B/s}" + platform + "}\npolicy: " +
                               policy + "\n",
                           "test", sets);
-}
-
-// op0: t0 = 1000 B, 5 ms. op1: t1 = 10 B, 20 ms (t0 idle). Forward ends.
-// op2: reads t0 and t1, 5 ms, releases both; t2 = 10 B. (As in test_swap_traces.cpp.)
-Workload overlap_trace() {
-    return test::WorkloadBuilder().op(5, 1000, {}, {}).op(20, 10, {}, {}).op(5, 10, {0, 1}, {0, 1}).build(2);
 }
 
 // op0 a (1 B); op1 b = f(a); op2 c = f(b); op3 makes a 5-byte scratch-like output;
