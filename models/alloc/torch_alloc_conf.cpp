@@ -9,13 +9,13 @@
 #include <fmt/format.h>
 
 #include "models/checked_math.h"
+#include "models/io/input_file.h"           // kMiB
 #include "models/workload/dtr_log_lines.h"  // shorten_for_message
 
 namespace memsim {
 
 namespace {
 
-constexpr std::uint64_t kMiB = 1024 * 1024;
 // PyTorch requires max_split_size_mb above its 20 MiB large-buffer size; the top keeps
 // byte totals within the project's 2^53 limit (docs/limits.md).
 constexpr std::uint64_t kMinSplitMb = 21;

@@ -73,9 +73,9 @@ bool is_comparison(const std::string& token) {
 
 // Recursive descent: or_expr := and_expr ('or' and_expr)*; and_expr := atom ('and' atom)*;
 // atom := '(' or_expr ')' | FIELD OP VALUE.
-class Parser {
+class ConditionParser {
 public:
-    Parser(std::vector<std::string> tokens, const std::string& text, const std::string& option)
+    ConditionParser(std::vector<std::string> tokens, const std::string& text, const std::string& option)
         : tokens_(std::move(tokens)), text_(text), option_(option) {}
 
     std::shared_ptr<const ConditionNode> parse() {
@@ -242,7 +242,7 @@ Condition Condition::parse(const std::string& text, const std::string& option) {
     Condition c;
     c.text_ = text;
     c.option_ = option;
-    c.root_ = Parser(tokenize(text, option), text, option).parse();
+    c.root_ = ConditionParser(tokenize(text, option), text, option).parse();
     const std::vector<std::string> known = summary_fields();
     for (const std::string& field : c.fields()) {
         const std::string top = field.substr(0, field.find('.'));

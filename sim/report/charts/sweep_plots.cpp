@@ -37,8 +37,6 @@ const Metric kOverhead{"overhead", "overhead (time / no-policy time)", 1.0, "ove
 // The peak of each point over that of its no-policy point in the sweep.
 const Metric kPeakRatio{"peak_ratio", "peak / no-policy peak", 1.0, "peak ratio"};
 
-std::string short_key(const std::string& dotted) { return dotted.substr(dotted.rfind('.') + 1); }
-
 std::string file_safe(const std::string& text) {
     std::string out;
     for (char c : text) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-') ? c : '_';

@@ -20,8 +20,6 @@ namespace memsim {
 
 namespace {
 
-std::string short_key(const std::string& dotted) { return dotted.substr(dotted.rfind('.') + 1); }
-
 void flatten_leaves(const YAML::Node& node, const std::string& path, std::vector<std::pair<std::string, std::string>>& out) {
     if (node.IsMap()) {
         for (const auto& entry : node) {
@@ -136,6 +134,8 @@ std::optional<std::vector<std::string>> disk_labels(const std::vector<std::strin
 }
 
 }  // namespace
+
+std::string short_key(const std::string& dotted) { return dotted.substr(dotted.rfind('.') + 1); }
 
 std::string key_label(const std::string& dotted) {
     static const std::map<std::string, std::string> labels = {

@@ -17,6 +17,9 @@ namespace memsim {
 // named by itself.
 std::string key_label(const std::string& dotted);
 
+// The last part of a dotted key: "bandwidth" for platform.disk.bandwidth.
+std::string short_key(const std::string& dotted);
+
 // The unit a numeric axis is shown in: the values are divided by `scale`.
 struct DisplayUnit {
     std::string name;   // "MB/s", "MiB", "ms", "" (plain numbers)

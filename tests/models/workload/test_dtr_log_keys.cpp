@@ -15,13 +15,13 @@ using namespace memsim;
 
 namespace {
 
-std::string write_log(const std::string& file_name, const std::string& text) {
+std::string write_keys_log(const std::string& file_name, const std::string& text) {
     const auto path = std::filesystem::temp_directory_path() / ("memsim_test_keys_" + file_name);
     std::ofstream(path) << text;
     return path.string();
 }
 
-std::string input_error_of(const std::string& path) {
+std::string keys_input_error_of(const std::string& path) {
     try {
         (void)load_dtr_log(path);
     } catch (const InputError& e) {
@@ -80,7 +80,7 @@ const std::string kKeys = kHeader + R"({"ARGS":["w"],"INSTRUCTION":"CALL","NAME"
 }  // namespace
 
 TEST_CASE("dtr log keys: ROLE, ROLES, FLOPS, BYTES, DTYPE and RECOMPUTES load into the workload") {
-    const Workload w = load_dtr_log(write_log("keys.log", kKeys));
+    const Workload w = load_dtr_log(write_keys_log("keys.log", kKeys));
     REQUIRE(w.op_count() == 3);
     CHECK(w.ops[0].flops == 2000.0);
     CHECK(w.ops[0].bytes_moved == 340.0);
@@ -105,7 +105,7 @@ TEST_CASE("dtr log keys: a log without them loads with no FLOPs, no dtype and no
                             R"(,"RECOMPUTES":"0","DTYPE":"bfloat16")", R"(,"ROLES":["activation","activation"])",
                             R"(,"ROLES":["other"])", R"(,"ROLE":"parameter")"})
         plain.erase(plain.find(key), std::string(key).size());
-    const Workload w = load_dtr_log(write_log("plain.log", plain));
+    const Workload w = load_dtr_log(write_keys_log("plain.log", plain));
     for (const Op& op : w.ops) {
         CHECK(op.flops == 0.0);
         CHECK(op.bytes_moved == 0.0);
@@ -172,7 +172,7 @@ const std::string kStep = R"({"ANNOTATION":"START","INSTRUCTION":"ANNOTATE"}
 )";
 
 TEST_CASE("dtr log roles: inferred from the optimizer step on a hand-made log") {
-    const Workload w = load_dtr_log(write_log("step.log", kStep));
+    const Workload w = load_dtr_log(write_keys_log("step.log", kStep));
     CHECK(roles_by_name(w) == std::map<std::string, std::string>{
                                   {"x", "other"},        // read by the forward, never written: input or buffer
                                   {"w", "parameter"},    // the forward reads it, the step's add_ writes it
@@ -195,7 +195,7 @@ TEST_CASE("dtr log roles: a recorded role wins, inference decides the rest") {
     std::string log = kStep;
     const std::string x = R"({"INSTRUCTION":"CONSTANT","NAME":"x"})";
     log.replace(log.find(x), x.size(), R"({"INSTRUCTION":"CONSTANT","NAME":"x","ROLE":"input"})");
-    const Workload w = load_dtr_log(write_log("mixed.log", log));
+    const Workload w = load_dtr_log(write_keys_log("mixed.log", log));
     const auto roles = roles_by_name(w);
     CHECK(roles.at("x") == "input");
     CHECK(roles.at("w") == "parameter");
@@ -233,7 +233,7 @@ TEST_CASE("dtr log keys: MICRO_BATCH annotations give each micro-batch its forwa
     std::string log = kMicro;
     const std::string w_role = R"(,"ROLE":"parameter")";
     log.erase(log.find(w_role), w_role.size());  // roles inferred
-    const Workload w = load_dtr_log(write_log("micro.log", log));
+    const Workload w = load_dtr_log(write_keys_log("micro.log", log));
     REQUIRE(w.micro_batches.size() == 2);
     CHECK(w.micro_batches[0].first_op == 0);
     CHECK(w.micro_batches[0].forward_end == 1);
@@ -252,7 +252,7 @@ TEST_CASE("dtr log keys error: bad values name the file, the line and the value"
     const auto error_with = [](const std::string& name, const std::string& from, const std::string& to) {
         std::string log = kKeys;
         log.replace(log.find(from), from.size(), to);
-        return input_error_of(write_log(name, log));
+        return keys_input_error_of(write_keys_log(name, log));
     };
     CHECK_THAT(error_with("role.log", R"("ROLE":"parameter")", R"("ROLE":"weights")"),
                Catch::Contains("memsim_test_keys_role.log:2: field ROLE holds \"weights\", not a role (roles: parameter, "
@@ -275,12 +275,12 @@ TEST_CASE("dtr log keys error: a micro-batch without its BACKWARD annotation") {
     std::string log = kMicro;
     const std::string backward = "{\"ANNOTATION\":\"BACKWARD\",\"INSTRUCTION\":\"ANNOTATE\"}\n";
     log.erase(log.find(backward), backward.size());  // the first micro-batch's
-    CHECK_THAT(input_error_of(write_log("micro_nobackward.log", log)),
+    CHECK_THAT(keys_input_error_of(write_keys_log("micro_nobackward.log", log)),
                Catch::Contains("memsim_test_keys_micro_nobackward.log:11: MICRO_BATCH annotation, but the micro-batch "
                                "started at line 4 has no BACKWARD annotation"));
     std::string last = kMicro;
     last.erase(last.rfind(backward), backward.size());  // the second's
-    CHECK_THAT(input_error_of(write_log("micro_nobackward2.log", last)),
+    CHECK_THAT(keys_input_error_of(write_keys_log("micro_nobackward2.log", last)),
                Catch::Contains("memsim_test_keys_micro_nobackward2.log:12: the micro-batch this MICRO_BATCH annotation "
                                "starts has no BACKWARD annotation"));
 }
@@ -318,7 +318,7 @@ TEST_CASE("dtr log roles: inferred on the shipped GPT trace without its ROLE key
         stripped += j.dump() + "\n";
     }
     const Workload recorded = load_dtr_log(shipped);
-    const Workload inferred = load_dtr_log(write_log("gpt_without_roles.log", stripped));
+    const Workload inferred = load_dtr_log(write_keys_log("gpt_without_roles.log", stripped));
     REQUIRE(inferred.tensor_count() == recorded.tensor_count());
     std::map<std::string, int> disagree;
     for (std::size_t t = 0; t < recorded.tensor_count(); ++t)

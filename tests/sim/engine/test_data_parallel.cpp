@@ -14,7 +14,7 @@ using namespace memsim;
 
 namespace {
 
-RunResult run(const Workload& w, const std::string& policy, const std::string& platform) {
+RunResult run_ranks(const Workload& w, const std::string& policy, const std::string& platform) {
     const Scenario s = parse_scenario("workload: {synthetic: mlp}\nplatform: {" + platform + "}\npolicy: " + policy + "\n",
                                       "test");
     return simulate(w, s);
@@ -52,8 +52,8 @@ namespace {
 // (exposed 6.12 ms) and ends at 8.12.
 void check_ring_over_pcie(const std::string& sw) {
     {
-        const RunResult r = run(one_gradient(), "{data_parallel: {zero: 0, bucket: whole}}",
-                                "gpus: 4, host: {link: {bandwidth: 1000000B/s, latency: 0.01ms}}" + sw);
+        const RunResult r = run_ranks(one_gradient(), "{data_parallel: {zero: 0, bucket: whole}}",
+                                      "gpus: 4, host: {link: {bandwidth: 1000000B/s, latency: 0.01ms}}" + sw);
         CHECK(r.summary.status == "ok");
         CHECK(r.summary.time_ms == Approx(8.12).epsilon(1e-9));
         CHECK(r.summary.node->step_time_ms == Approx(8.12).epsilon(1e-9));
@@ -88,9 +88,9 @@ TEST_CASE("data parallel: below one PCIe switch the ring's flows go peer to peer
 
 TEST_CASE("data parallel: over NVLink the same ring takes its own bandwidth and latency, and PCIe carries nothing") {
     // NVLink 4000 B/ms, 0.005 ms a link: 6 steps of 1000 B / 4000 + 0.01 = 0.26 ms: 1.56 ms.
-    const RunResult r = run(one_gradient(), "{data_parallel: {zero: 0, bucket: whole}}",
-                            "gpus: 4, host: {link: {bandwidth: 1000000B/s, latency: 0.01ms}}, "
-                            "nvlink: {bandwidth: 4000000B/s, latency: 0.005ms}");
+    const RunResult r = run_ranks(one_gradient(), "{data_parallel: {zero: 0, bucket: whole}}",
+                                  "gpus: 4, host: {link: {bandwidth: 1000000B/s, latency: 0.01ms}}, "
+                                  "nvlink: {bandwidth: 4000000B/s, latency: 0.005ms}");
     CHECK(r.summary.time_ms == Approx(1 + 1.56 + 1).epsilon(1e-9));
     CHECK(rank_of(r, 0).collective_ms == Approx(1.56).epsilon(1e-9));
     for (const NodeFigures::Link& l : r.summary.node->links) {
@@ -123,14 +123,14 @@ TEST_CASE("data parallel: two buckets overlap the backward, one whole bucket is 
         {{0, TensorRole::gradient}, {1, TensorRole::gradient}});
     const std::string node = "gpus: 2, host: {link: {bandwidth: 1000000B/s}}";
     // Buckets of 2000 B: g0's all-reduce 1-3 under op1 (1-6); g1's 6-8; op2 8-9: exposed 2 ms.
-    const RunResult buckets = run(w, "{data_parallel: {zero: 0, bucket: 2000B}}", node);
+    const RunResult buckets = run_ranks(w, "{data_parallel: {zero: 0, bucket: 2000B}}", node);
     CHECK(buckets.summary.time_ms == Approx(9).epsilon(1e-9));
     CHECK(rank_of(buckets, 0).exposed_collective_ms == Approx(2).epsilon(1e-9));
     CHECK(rank_of(buckets, 0).collective_ms == Approx(4).epsilon(1e-9));
     CHECK(rank_of(buckets, 1).collective_bytes == 4000);  // 2(N-1)/N S per bucket
     CHECK(first_start(buckets, lane::kCollective) == Approx(1).epsilon(1e-9));
     // One bucket: 4000 B after op1, 6-10; op2 10-11: exposed 4 ms.
-    const RunResult whole = run(w, "{data_parallel: {zero: 0, bucket: whole}}", node);
+    const RunResult whole = run_ranks(w, "{data_parallel: {zero: 0, bucket: whole}}", node);
     CHECK(whole.summary.time_ms == Approx(11).epsilon(1e-9));
     CHECK(rank_of(whole, 1).exposed_collective_ms == Approx(4).epsilon(1e-9));
     CHECK(first_start(whole, lane::kCollective) == Approx(6).epsilon(1e-9));
@@ -145,7 +145,7 @@ TEST_CASE("data parallel: a swap-out and an all-reduce on the same PCIe link sha
     const Workload w = with_roles(
         test::WorkloadBuilder().op(1, 1000, {}, {}).op(0, 2000, {}, {}).op(1, 10, {1}, {1}).op(1, 10, {0}, {0}).build(1),
         {{0, TensorRole::activation}, {1, TensorRole::gradient}});
-    const RunResult r = run(
+    const RunResult r = run_ranks(
         w, "{data_parallel: {zero: 0, bucket: whole}, swap: {mode: async, placement: host, prefetch: {lead_ops: 1}}}",
         "gpus: 2, host: {link: {bandwidth: 1000000B/s}}");
     REQUIRE(r.summary.status == "ok");
@@ -206,7 +206,7 @@ TEST_CASE("data parallel: ZeRO-1 shards the optimizer state and the step, then a
     // step 3-5, nothing after.
     const Workload w = adam_step();
     const std::string node = "gpus: 2, host: {link: {bandwidth: 1000000B/s}}";
-    const RunResult zero1 = run(w, "{data_parallel: {zero: 1}}", node);
+    const RunResult zero1 = run_ranks(w, "{data_parallel: {zero: 1}}", node);
     CHECK(zero1.summary.time_ms == Approx(4.5).epsilon(1e-9));
     const NodeFigures::Rank& r1 = rank_of(zero1, 1);
     check_model_state(r1, 1000, 2000, 2000);
@@ -214,7 +214,7 @@ TEST_CASE("data parallel: ZeRO-1 shards the optimizer state and the step, then a
     CHECK(r1.collective_ms == Approx(2.5).epsilon(1e-9));
     CHECK(r1.exposed_collective_ms == Approx(2.5).epsilon(1e-9));    // before the step and at the end
     CHECK(zero1.summary.live_peak_bytes == 1000 + 2000 + 2000 + 5);  // the step's 10 B output is sharded too
-    const RunResult ddp = run(w, "{data_parallel: {zero: 0}}", node);
+    const RunResult ddp = run_ranks(w, "{data_parallel: {zero: 0}}", node);
     CHECK(ddp.summary.time_ms == Approx(5).epsilon(1e-9));
     CHECK(rank_of(ddp, 0).model_state.optimizer_state == 4000);
     CHECK(ddp.summary.live_peak_bytes == 1000 + 2000 + 4000 + 10);
@@ -227,8 +227,8 @@ TEST_CASE("data parallel: ZeRO-1 shards the optimizer state and the step, then a
 
 TEST_CASE("data parallel: on one GPU the step is the single GPU's, with no collective time") {
     const std::string node = "host: {link: {bandwidth: 1000000B/s, latency: 0.01ms}}";
-    const RunResult one = run(one_gradient(), "{data_parallel: {zero: 1}}", node);
-    const RunResult plain = run(one_gradient(), "{}", node);
+    const RunResult one = run_ranks(one_gradient(), "{data_parallel: {zero: 1}}", node);
+    const RunResult plain = run_ranks(one_gradient(), "{}", node);
     CHECK(one.summary.time_ms == plain.summary.time_ms);
     CHECK(one.summary.live_peak_bytes == plain.summary.live_peak_bytes);
     CHECK(rank_of(one, 0).collective_bytes == 0);
@@ -239,7 +239,7 @@ TEST_CASE("data parallel: on one GPU the step is the single GPU's, with no colle
 TEST_CASE("data parallel: settings memsim cannot simulate yet, and workloads without gradients, are refused by name") {
     const auto error_of = [](const std::string& policy, const Workload& w) {
         try {
-            (void)run(w, policy, "gpus: 2, host: {link: {bandwidth: 1000000B/s}}");
+            (void)run_ranks(w, policy, "gpus: 2, host: {link: {bandwidth: 1000000B/s}}");
         } catch (const std::exception& e) {
             return std::string(e.what());
         }
@@ -269,7 +269,7 @@ TEST_CASE("data parallel: ZeRO-2 reduce-scatters the gradient, frees it and step
     // (1000 B) arrives as it is issued, and g is freed when it ends; the step reads the
     // shard 2-3 (1 ms: half of it), its 10 B output is 5 B; the all-gather of p 3-3.5.
     // Peak: 3000 + g + its shard = 6000 B; during the forward 3000 B + g only.
-    const RunResult r = run(adam_step(), "{data_parallel: {zero: 2}}", "gpus: 2, host: {link: {bandwidth: 1000000B/s}}");
+    const RunResult r = run_ranks(adam_step(), "{data_parallel: {zero: 2}}", "gpus: 2, host: {link: {bandwidth: 1000000B/s}}");
     REQUIRE(r.summary.status == "ok");
     CHECK(r.summary.time_ms == Approx(3.5).epsilon(1e-9));
     CHECK(r.summary.live_peak_bytes == 6000);
@@ -298,8 +298,9 @@ TEST_CASE("data parallel: with the optimizer offloaded the step runs on the host
     // B) = 3.75 ms alone, 7.5 ms for the two ranks at once. op0 0-1; g's all-reduce 1-3
     // (the step's op does nothing on the GPU); each rank's 1000 B of g to the host 3-4 (its
     // own link), Adam 4-11.5, its 500 B of p back 11.5-12, the all-gather of p 12-12.5.
-    const RunResult r = run(adam_step(), "{data_parallel: {zero: 1, offload: optimizer}}",
-                            "gpus: 2, host: {link: {bandwidth: 1000000B/s}, cpu: {speed: 1e6, memory_bandwidth: 1000000B/s}}");
+    const RunResult r = run_ranks(
+        adam_step(), "{data_parallel: {zero: 1, offload: optimizer}}",
+        "gpus: 2, host: {link: {bandwidth: 1000000B/s}, cpu: {speed: 1e6, memory_bandwidth: 1000000B/s}}");
     REQUIRE(r.summary.status == "ok");
     CHECK(r.summary.time_ms == Approx(12.5).epsilon(1e-9));
     CHECK(r.summary.live_peak_bytes == 1000 + 2000);  // p and g: the optimizer state is not on the GPU
@@ -338,7 +339,7 @@ TEST_CASE("data parallel: with the optimizer offloaded the step runs on the host
 }
 
 TEST_CASE("data parallel: the offloaded optimizer state that does not fit in host RAM stops the run as host_full") {
-    const RunResult r = run(
+    const RunResult r = run_ranks(
         adam_step(), "{data_parallel: {zero: 1, offload: optimizer}}",
         "gpus: 2, host: {link: {bandwidth: 1000000B/s}, memory: 3000B, cpu: {speed: 1e6, memory_bandwidth: 1000000B/s}}");
     CHECK(r.summary.status == "host_full");
@@ -378,8 +379,8 @@ TEST_CASE("data parallel: ZeRO-3 gathers each layer's parameters ahead of use an
     // freed), q's gather 0.5-1.5, op1 1.5-2.5, p's second gather 2.5-3, op2 2.5-3.5 (q
     // freed), op3 3.5-4.5 (p freed), the reduce-scatter of 3000 B 4.5-6, the step on the
     // shards 6-7 (half of 2 ms). Peak under op2: 3500 + q + p + a + b + gq = 8700 B.
-    const RunResult r = run(zero3_step(), "{data_parallel: {zero: 3, bucket: whole}}",
-                            "gpus: 2, host: {link: {bandwidth: 1000000B/s}}");
+    const RunResult r = run_ranks(zero3_step(), "{data_parallel: {zero: 3, bucket: whole}}",
+                                  "gpus: 2, host: {link: {bandwidth: 1000000B/s}}");
     REQUIRE(r.summary.status == "ok");
     CHECK(r.summary.time_ms == Approx(7).epsilon(1e-9));
     CHECK(r.summary.live_peak_bytes == 8700);
@@ -412,7 +413,7 @@ TEST_CASE("data parallel: ZeRO-3 with an activation swapped to host RAM under a 
     // frees it, runs 2.6-3.6 (peak 3500 + q + b + p + gq = 8600 B); b and q go after it;
     // a is read back 3.6-3.7 (a stall), op3 3.7-4.7, the reduce-scatter 4.7-6.2, the step
     // 6.2-7.2. The buffers are those of the run without a budget.
-    const RunResult r = run(
+    const RunResult r = run_ranks(
         zero3_step(), "{data_parallel: {zero: 3, bucket: whole}, swap: {mode: async, placement: host, prefetch: {lead_ops: 0}}}",
         "gpus: 2, host: {link: {bandwidth: 1000000B/s}}, nvlink: {bandwidth: 1000000B/s, latency: 0ms}, "
         "memory: {budget: 8650B}");

@@ -22,7 +22,7 @@ struct CrossCheck {
     ~CrossCheck() { eviction_index_cross_check() = false; }
 };
 
-RunResult run(const std::string& yaml) {
+RunResult run_indexed(const std::string& yaml) {
     const Scenario s = parse_scenario(yaml, "index.yaml");
     return simulate(load_workload(s), s);
 }
@@ -36,10 +36,10 @@ TEST_CASE("the eviction index chooses what scoring every candidate chooses") {
             for (const char* semantics : {"simulated", "dtr"})
                 for (double ratio : {0.9, 0.5, 0.2, 0.05}) {
                     INFO(kind << " " << heuristic << " " << semantics << " " << ratio);
-                    const RunResult r = run(fmt::format(
-                        "workload: {{synthetic: {}, n: 300}}\nplatform: {{memory: {{budget_ratio: {}}}}}\n"
-                        "policy: {{allocator: pool, semantics: {}, recompute: {{heuristic: {}}}}}\n",
-                        kind, ratio, semantics, heuristic));
+                    const RunResult r = run_indexed(
+                        fmt::format("workload: {{synthetic: {}, n: 300}}\nplatform: {{memory: {{budget_ratio: {}}}}}\n"
+                                    "policy: {{allocator: pool, semantics: {}, recompute: {{heuristic: {}}}}}\n",
+                                    kind, ratio, semantics, heuristic));
                     CHECK((r.summary.status == "ok" || r.summary.status == "oom" || r.summary.status == "thrash"));
                     if (ratio == 0.5) CHECK(r.summary.evictions > 0);
                 }
@@ -49,10 +49,10 @@ TEST_CASE("the eviction index chooses what the scan chooses when evictions can a
     const CrossCheck on;
     for (const char* extra : {"swap: {mode: async, select: feature_maps}", "swap: {mode: sync, select: feature_maps}, hybrid: true"}) {
         INFO(extra);
-        const RunResult r = run(fmt::format(
-            "workload: {{synthetic: branching, n: 300}}\nplatform: {{memory: {{budget_ratio: 0.4}}}}\n"
-            "policy: {{allocator: pool, recompute: {{heuristic: dtr}}, {}}}\n",
-            extra));
+        const RunResult r = run_indexed(
+            fmt::format("workload: {{synthetic: branching, n: 300}}\nplatform: {{memory: {{budget_ratio: 0.4}}}}\n"
+                        "policy: {{allocator: pool, recompute: {{heuristic: dtr}}, {}}}\n",
+                        extra));
         CHECK(r.summary.evictions > 0);
     }
 }

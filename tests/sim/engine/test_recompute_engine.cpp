@@ -17,8 +17,8 @@ using namespace memsim;
 
 namespace {
 
-RunResult run(const Workload& w, std::uint64_t budget, const std::string& policy_extra,
-              const std::string& platform_extra = "") {
+RunResult run_recompute(const Workload& w, std::uint64_t budget, const std::string& policy_extra,
+                        const std::string& platform_extra = "") {
     const std::string yaml = fmt::format(
         "workload: {{synthetic: uniform_linear, n: 2}}\nplatform: {{memory: {{budget: {}B}}{}}}\n"
         "policy: {{allocator: os, {}}}\n",
@@ -27,7 +27,7 @@ RunResult run(const Workload& w, std::uint64_t budget, const std::string& policy
 }
 
 RunResult run_heuristic(const Workload& w, std::uint64_t budget, const std::string& heuristic, const std::string& more = "") {
-    return run(w, budget, fmt::format("recompute: {{heuristic: {}{}}}", heuristic, more));
+    return run_recompute(w, budget, fmt::format("recompute: {{heuristic: {}{}}}", heuristic, more));
 }
 
 // Four resident tensors, each read once more later, then one allocation that needs one
@@ -142,7 +142,7 @@ TEST_CASE("recompute engine: out of memory names the op, the bytes, the budget a
     CHECK_THROWS_WITH(run_heuristic(recursion_graph(), 1, "dtr"),
                       Catch::Contains("test: platform.memory.budget: the budget 1 B (1 B) is below the working set of "
                                       "operator 3 'op3': 5 B (5 B)"));
-    const RunResult r = run(recursion_graph(), 1, "recompute: {heuristic: dtr}, semantics: dtr");
+    const RunResult r = run_recompute(recursion_graph(), 1, "recompute: {heuristic: dtr}, semantics: dtr");
     test::check_golden_run("timelines/recompute_engine/out_of_memory", r);
     CHECK(r.summary.status == "oom");
     CHECK(r.summary.message ==
@@ -167,7 +167,7 @@ TEST_CASE("recompute engine: hybrid swaps or drops per tensor from the disk and 
     const Workload w = four_candidates();
     const std::string policy = "hybrid: true, swap: {mode: async}, recompute: {heuristic: lru}";
     // 1000 B/s: 2 ms > 1 ms -> dropped and recomputed.
-    const RunResult slow = run(w, 15, policy, ", disk: {bandwidth: 1000B/s}");
+    const RunResult slow = run_recompute(w, 15, policy, ", disk: {bandwidth: 1000B/s}");
     test::check_golden_run("timelines/recompute_engine/hybrid_drop", slow);
     CHECK(slow.summary.status == "ok");
     CHECK(slow.summary.recomputed_ops == 1);
@@ -177,7 +177,7 @@ TEST_CASE("recompute engine: hybrid swaps or drops per tensor from the disk and 
     // for op7 at 14.1), and that planned swap alone meets the budget (docs/swap.md, "Hybrid"):
     // no eviction at all, the compute time. (Without the plan the eviction of x0 was
     // swapped: 0.2 ms < 1 ms, 17.3 ms.)
-    const RunResult fast = run(w, 15, policy, ", disk: {bandwidth: 10000B/s}");
+    const RunResult fast = run_recompute(w, 15, policy, ", disk: {bandwidth: 10000B/s}");
     test::check_golden_run("timelines/recompute_engine/hybrid_swap", fast);
     CHECK(fast.summary.status == "ok");
     CHECK(fast.summary.recomputed_ops == 0);
@@ -294,7 +294,7 @@ TEST_CASE("recompute engine: a released constant stays resident so what was comp
     w.forward_end = 2;
     for (const std::string semantics : {"simulated", "dtr"}) {
         INFO(semantics);
-        const RunResult r = run(w, 34, "semantics: " + semantics + ", recompute: {heuristic: lru}");
+        const RunResult r = run_recompute(w, 34, "semantics: " + semantics + ", recompute: {heuristic: lru}");
         test::check_golden_run("timelines/recompute_engine/released_constant_" + semantics, r);
         CHECK(r.summary.status == "ok");
         CHECK(r.summary.recomputed_ops == 1);

@@ -28,7 +28,7 @@ Workload view_read_in_backward() {
         .build(3);
 }
 
-RunResult run(const Workload& w, const std::string& semantics, const std::string& budget) {
+RunResult run_views(const Workload& w, const std::string& semantics, const std::string& budget) {
     const Scenario s = parse_scenario("workload: {synthetic: mlp}\n"
                                       "platform: {disk: {bandwidth: 100000B/s}, memory: {budget: " + budget + "}}\n"
                                       "policy: {allocator: os, semantics: " + semantics +
@@ -50,7 +50,7 @@ TEST_CASE("storages and views: a storage read later only through a view is swapp
     const Workload w = view_read_in_backward();
     for (const std::string semantics : {"simulated", "dtr"}) {
         INFO("semantics " << semantics);
-        const RunResult r = run(w, semantics, "1500B");
+        const RunResult r = run_views(w, semantics, "1500B");
         CHECK(r.summary.status == "ok");
         CHECK(r.summary.swap_selected_tensors == 1);
         CHECK(r.summary.bytes_written == 1000);

@@ -21,7 +21,7 @@ namespace {
 
 const std::string kLog = std::string(MEMSIM_SOURCE_DIR) + "/examples/traced/resnet18_b2.log";
 
-RunResult run(const Workload& w, const std::string& conf, const std::string& platform, const std::string& policy_extra) {
+RunResult run_caching(const Workload& w, const std::string& conf, const std::string& platform, const std::string& policy_extra) {
     const std::string yaml = fmt::format("workload: {{dtr_log: {}}}\nplatform: {{{}}}\npolicy: {{allocator: torch_caching, "
                                          "torch_alloc_conf: '{}'{}}}\n",
                                          kLog, platform, conf, policy_extra);
@@ -34,7 +34,7 @@ TEST_CASE("torch_caching in the engine: the static replay's peak, and reserved >
     const Workload w = load_dtr_log(kLog);
     for (const std::string conf : {"", "expandable_segments:True", "max_split_size_mb:21,roundup_power2_divisions:4"}) {
         INFO(conf);
-        const RunResult r = run(w, conf, "", "");
+        const RunResult r = run_caching(w, conf, "", "");
         REQUIRE(r.summary.status == "ok");
         REQUIRE(r.summary.caching);
         TorchCachingAllocator replayed(parse_torch_alloc_conf(conf));
@@ -108,7 +108,7 @@ TEST_CASE("torch_caching in the engine: every policy family, the budget as the d
 
 TEST_CASE("torch_caching in the engine: out of memory ends with PyTorch's figures, after the cache is freed") {
     const Workload w = load_dtr_log(kLog);
-    const RunResult r = run(w, "", "memory: {budget_ratio: 0.9}", "");  // no policy to evict anything
+    const RunResult r = run_caching(w, "", "memory: {budget_ratio: 0.9}", "");  // no policy to evict anything
     REQUIRE(r.summary.status == "oom");
     CHECK_THAT(r.summary.message, Catch::Contains("torch_caching: tried to allocate") &&
                                       Catch::Contains("is reserved by PyTorch but unallocated (") && Catch::Contains("reserved); the largest free block is"));

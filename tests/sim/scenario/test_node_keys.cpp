@@ -9,16 +9,16 @@ using namespace memsim;
 
 namespace {
 
-const char* kBase = R"(
+const char* kNodeBase = R"(
 name: t
 workload: {synthetic: mlp}
 platform:
   disk: {bandwidth: 23.4MB/s}
 )";
 
-std::string error_of(const std::vector<std::string>& sets) {
+std::string node_error_of(const std::vector<std::string>& sets) {
     try {
-        (void)parse_scenario(kBase, "t.yaml", sets);
+        (void)parse_scenario(kNodeBase, "t.yaml", sets);
     } catch (const InputError& e) {
         return e.what();
     }
@@ -29,7 +29,7 @@ std::string error_of(const std::vector<std::string>& sets) {
 }  // namespace
 
 TEST_CASE("node keys: defaults keep one GPU swapping straight to its disk") {
-    const Scenario s = parse_scenario(kBase, "t.yaml");
+    const Scenario s = parse_scenario(kNodeBase, "t.yaml");
     CHECK(s.platform.gpus == 1);
     CHECK_FALSE(s.platform.host_link);
     CHECK_FALSE(s.platform.host_memory);
@@ -40,10 +40,10 @@ TEST_CASE("node keys: defaults keep one GPU swapping straight to its disk") {
 }
 
 TEST_CASE("node keys: every key read with its units") {
-    const Scenario s = parse_scenario(kBase, "t.yaml",
-                                      {"platform.gpus=4", "platform.host.memory=2GiB", "platform.host.link.bandwidth=25GB/s",
-                                       "platform.host.link.latency=2us", "platform.gpus_per_switch=2",
-                                       "platform.switch.bandwidth=32GB/s", "platform.gpu_offset_ms=3ms"});
+    const Scenario s = parse_scenario(
+        kNodeBase, "t.yaml",
+        {"platform.gpus=4", "platform.host.memory=2GiB", "platform.host.link.bandwidth=25GB/s", "platform.host.link.latency=2us",
+         "platform.gpus_per_switch=2", "platform.switch.bandwidth=32GB/s", "platform.gpu_offset_ms=3ms"});
     CHECK(s.platform.gpus == 4);
     CHECK(*s.platform.host_memory == 2ull * 1024 * 1024 * 1024);
     CHECK(s.platform.host_link->bytes_per_s == 25e9);
@@ -71,20 +71,20 @@ policy: {swap: {placement: {lifetime: {split: 20ms}}, path: direct}}
 }
 
 TEST_CASE("node keys: bad values name the key, the value and the limit") {
-    CHECK_THAT(error_of({"platform.gpus=0"}), Catch::Contains("platform.gpus: 0 is out of range [1, 64]"));
-    CHECK_THAT(error_of({"platform.gpus=100000", "platform.host.link.bandwidth=1GB/s"}),
+    CHECK_THAT(node_error_of({"platform.gpus=0"}), Catch::Contains("platform.gpus: 0 is out of range [1, 64]"));
+    CHECK_THAT(node_error_of({"platform.gpus=100000", "platform.host.link.bandwidth=1GB/s"}),
                Catch::Contains("platform.gpus: 100000 is out of range [1, 64]"));
-    CHECK_THAT(error_of({"platform.gpus=2"}), Catch::Contains("platform.gpus: needs platform.host.link"));
-    CHECK_THAT(error_of({"platform.host.memory=1GB"}), Catch::Contains("platform.host.memory: needs platform.host.link"));
-    CHECK_THAT(error_of({"platform.host.link.latency=1us"}), Catch::Contains("platform.host.link: missing bandwidth"));
-    CHECK_THAT(error_of({"platform.host.link.bandwidth=fast"}), Catch::Contains("platform.host.link.bandwidth: 'fast'"));
-    CHECK_THAT(error_of({"platform.host.link.bandwidth=1e20B/s"}),
+    CHECK_THAT(node_error_of({"platform.gpus=2"}), Catch::Contains("platform.gpus: needs platform.host.link"));
+    CHECK_THAT(node_error_of({"platform.host.memory=1GB"}), Catch::Contains("platform.host.memory: needs platform.host.link"));
+    CHECK_THAT(node_error_of({"platform.host.link.latency=1us"}), Catch::Contains("platform.host.link: missing bandwidth"));
+    CHECK_THAT(node_error_of({"platform.host.link.bandwidth=fast"}), Catch::Contains("platform.host.link.bandwidth: 'fast'"));
+    CHECK_THAT(node_error_of({"platform.host.link.bandwidth=1e20B/s"}),
                Catch::Contains("platform.host.link.bandwidth: '1e20B/s' = 1e+20 B/s is out of range [1, 1e+15] B/s"));
-    CHECK_THAT(error_of({"platform.host.memory=lots", "platform.host.link.bandwidth=1GB/s"}),
+    CHECK_THAT(node_error_of({"platform.host.memory=lots", "platform.host.link.bandwidth=1GB/s"}),
                Catch::Contains("platform.host.memory"));
-    CHECK_THAT(error_of({"platform.gpus_per_switch=2", "platform.host.link.bandwidth=1GB/s"}),
+    CHECK_THAT(node_error_of({"platform.gpus_per_switch=2", "platform.host.link.bandwidth=1GB/s"}),
                Catch::Contains("give platform.gpus_per_switch and platform.switch.bandwidth together"));
-    CHECK_THAT(error_of({"platform.host.link.bandwidth=1GB/s", "platform.disks=[{bandwidth: 1GB/s}]"}),
+    CHECK_THAT(node_error_of({"platform.host.link.bandwidth=1GB/s", "platform.disks=[{bandwidth: 1GB/s}]"}),
                Catch::Contains("platform.disks: give either platform.disk (one disk) or platform.disks (a list), not both"));
     try {
         (void)parse_scenario("name: t\nworkload: {synthetic: mlp}\nplatform: {host: {link: {bandwidth: 1GB/s}}, disks: []}\n",
@@ -93,14 +93,14 @@ TEST_CASE("node keys: bad values name the key, the value and the limit") {
     } catch (const InputError& e) {
         CHECK_THAT(e.what(), Catch::Contains("platform.disks: must be a non-empty list of disks"));
     }
-    CHECK_THAT(error_of({"platform.host.link.bandwidth=1GB/s", "platform.disks=[{bandwith: 1GB/s}]"}),
+    CHECK_THAT(node_error_of({"platform.host.link.bandwidth=1GB/s", "platform.disks=[{bandwith: 1GB/s}]"}),
                Catch::Contains("platform.disks[0].bandwith: unknown key 'bandwith' (did you mean 'bandwidth'?)"));
-    CHECK_THAT(error_of({"policy.swap.placement=hots"}), Catch::Contains("unknown value 'hots'"));
-    CHECK_THAT(error_of({"policy.swap.placement.lifetime.split=-1ms"}), Catch::Contains("policy.swap.placement"));
+    CHECK_THAT(node_error_of({"policy.swap.placement=hots"}), Catch::Contains("unknown value 'hots'"));
+    CHECK_THAT(node_error_of({"policy.swap.placement.lifetime.split=-1ms"}), Catch::Contains("policy.swap.placement"));
 }
 
 TEST_CASE("node keys: a placement that uses host RAM needs the host link") {
-    const Scenario s = parse_scenario(kBase, "t.yaml", {"policy.swap.placement=host"});
+    const Scenario s = parse_scenario(kNodeBase, "t.yaml", {"policy.swap.placement=host"});
     try {
         validate_policy(s);
         FAIL("no InputError thrown");

@@ -20,11 +20,11 @@ using namespace memsim;
 
 namespace {
 
-const char* kBase = "workload: {synthetic: mlp}\nplatform: {memory: {budget: 1GB}}\n";
+const char* kPolicyBase = "workload: {synthetic: mlp}\nplatform: {memory: {budget: 1GB}}\n";
 
-std::string error_of(const std::vector<std::string>& sets) {
+std::string policy_error_of(const std::vector<std::string>& sets) {
     try {
-        parse_scenario(kBase, "t.yaml", sets);
+        parse_scenario(kPolicyBase, "t.yaml", sets);
     } catch (const InputError& e) {
         return e.what();
     }
@@ -74,7 +74,7 @@ TEST_CASE("policy rows: every parameter of every row is read in each form its fa
                 all[std::string(spec.key)] = e.value;
             }
             const std::string map = fmt::format("{{{}: {{{}}}}}", name, fmt::join(pairs, ", "));
-            Scenario s = parse_scenario(kBase, "t.yaml", {key + "=" + map});
+            Scenario s = parse_scenario(kPolicyBase, "t.yaml", {key + "=" + map});
             CHECK(chosen_name(family, s.policy) == name);
             CHECK(given_params(family, s.policy) == all);
             // --set by dotted key, one parameter at a time.
@@ -84,7 +84,7 @@ TEST_CASE("policy rows: every parameter of every row is read in each form its fa
                 });
                 if (others_required) continue;  // alone it is incomplete: refused
                 const Example e = valid_value(spec);
-                s = parse_scenario(kBase, "t.yaml", {key + "." + name + "." + std::string(spec.key) + "=" + e.text});
+                s = parse_scenario(kPolicyBase, "t.yaml", {key + "." + name + "." + std::string(spec.key) + "=" + e.text});
                 CHECK(given_params(family, s.policy) == ParamValues{{std::string(spec.key), e.value}});
             }
             if (row.params.size() == 1) {
@@ -93,7 +93,7 @@ TEST_CASE("policy rows: every parameter of every row is read in each form its fa
                 const ParamValues one{{std::string(spec.key), e.value}};
                 for (const std::string& form : {name + ":" + e.text, "{" + name + ": " + e.text + "}"}) {
                     INFO(form);
-                    s = parse_scenario(kBase, "t.yaml", {key + "=" + form});
+                    s = parse_scenario(kPolicyBase, "t.yaml", {key + "=" + form});
                     CHECK(chosen_name(family, s.policy) == name);
                     CHECK(given_params(family, s.policy) == one);
                 }
@@ -104,7 +104,7 @@ TEST_CASE("policy rows: every parameter of every row is read in each form its fa
                     const auto colon = pair.find(": ");
                     sets.push_back(std::string(parent_key(family)) + "." + pair.substr(0, colon) + "=" + pair.substr(colon + 2));
                 }
-                s = parse_scenario(kBase, "t.yaml", sets);
+                s = parse_scenario(kPolicyBase, "t.yaml", sets);
                 CHECK(given_params(family, s.policy) == all);
             }
             ++checked;
@@ -122,25 +122,26 @@ TEST_CASE("policy rows: a value outside its row's range is refused, naming the k
                 INFO(at);
                 if (spec.kind == ParamKind::Count && spec.high != kNoUpperBound) {
                     const std::string above = fmt::format("{:.0f}", spec.high + 1);
-                    CHECK_THAT(error_of({at + "=" + above}),
-                               Catch::Contains(at + ": '" + above + "' is out of range [") && Catch::Contains(fmt::format("{:.0f}]", spec.high)));
+                    CHECK_THAT(policy_error_of({at + "=" + above}), Catch::Contains(at + ": '" + above + "' is out of range [") &&
+                                                                        Catch::Contains(fmt::format("{:.0f}]", spec.high)));
                     ++checked;
                 }
                 if (spec.kind == ParamKind::Duration && spec.high != kNoUpperBound) {
                     const std::string above = fmt::format("{:g}s", spec.high);  // 1000x the limit in ms
-                    CHECK_THAT(error_of({at + "=" + above}), Catch::Contains(at + ": '" + above + "' = ") && Catch::Contains("is out of range"));
+                    CHECK_THAT(policy_error_of({at + "=" + above}),
+                               Catch::Contains(at + ": '" + above + "' = ") && Catch::Contains("is out of range"));
                     ++checked;
                 }
                 if ((spec.kind == ParamKind::Count || spec.kind == ParamKind::Size) && spec.low > 0) {
-                    CHECK_THAT(error_of({at + "=0"}), Catch::Contains(at + ": must be >= "));
+                    CHECK_THAT(policy_error_of({at + "=0"}), Catch::Contains(at + ": must be >= "));
                     ++checked;
                 }
                 if (spec.kind == ParamKind::Size && spec.low_open) {
-                    CHECK_THAT(error_of({at + "=0"}), Catch::Contains(at + ": must be > 0"));
+                    CHECK_THAT(policy_error_of({at + "=0"}), Catch::Contains(at + ": must be > 0"));
                     ++checked;
                 }
                 if (spec.kind == ParamKind::Number) {
-                    CHECK_THAT(error_of({at + "=.inf"}), Catch::Contains(at + ": inf is not a finite number"));
+                    CHECK_THAT(policy_error_of({at + "=.inf"}), Catch::Contains(at + ": inf is not a finite number"));
                     ++checked;
                 }
             }
@@ -157,11 +158,11 @@ TEST_CASE("policy rows: a typo in a row's name or a parameter's key gets the clo
             const Example e = valid_value(first);
             INFO(key << ": " << name);
             const std::string usage = usage_of(row.name, row.params);
-            CHECK_THAT(error_of({key + "=" + typo + ":" + e.text}), Catch::Contains("did you mean '" + usage + "'?"));
-            CHECK_THAT(error_of({key + "={" + typo + ": " + e.text + "}"}),
+            CHECK_THAT(policy_error_of({key + "=" + typo + ":" + e.text}), Catch::Contains("did you mean '" + usage + "'?"));
+            CHECK_THAT(policy_error_of({key + "={" + typo + ": " + e.text + "}"}),
                        Catch::Contains(key + "." + typo + ": unknown key '" + typo + "' (did you mean '" + name + "'?)"));
             const std::string bad = std::string(first.key) + "x";
-            CHECK_THAT(error_of({key + "={" + name + ": {" + bad + ": " + e.text + "}}"}),
+            CHECK_THAT(policy_error_of({key + "={" + name + ": {" + bad + ": " + e.text + "}}"}),
                        Catch::Contains(key + "." + name + "." + bad + ": unknown key '" + bad + "' (did you mean '" +
                                        std::string(first.key) + "'?)"));
         }
@@ -173,39 +174,41 @@ TEST_CASE("policy rows: prefetch and heuristic parameters in the forms scenarios
     const ParamValues three{{"lead", std::uint64_t{3}}};
     for (const std::string form : {"lead_ops:3", "{lead_ops: 3}", "{lead_ops: {lead: 3}}"}) {
         INFO(form);
-        const SwapSpec swap = swap_of(parse_scenario(kBase, "t.yaml", {"policy.swap.prefetch=" + form}));
+        const SwapSpec swap = swap_of(parse_scenario(kPolicyBase, "t.yaml", {"policy.swap.prefetch=" + form}));
         CHECK(swap.prefetch == "lead_ops");
         CHECK(swap.prefetch_params == three);
     }
-    CHECK(swap_of(parse_scenario(kBase, "t.yaml", {"policy.swap.prefetch.lead_ops=3"})).prefetch_params == three);
+    CHECK(swap_of(parse_scenario(kPolicyBase, "t.yaml", {"policy.swap.prefetch.lead_ops=3"})).prefetch_params == three);
     // budget's cap: 300 MiB = 314572800 B; plain budget leaves it unset.
-    CHECK(swap_of(parse_scenario(kBase, "t.yaml", {"policy.swap.prefetch={budget: {cap: 300MiB}}"})).prefetch_params ==
+    CHECK(swap_of(parse_scenario(kPolicyBase, "t.yaml", {"policy.swap.prefetch={budget: {cap: 300MiB}}"})).prefetch_params ==
           ParamValues{{"cap", std::uint64_t{314572800}}});
-    CHECK(swap_of(parse_scenario(kBase, "t.yaml", {"policy.swap.prefetch=budget"})).prefetch_params.empty());
+    CHECK(swap_of(parse_scenario(kPolicyBase, "t.yaml", {"policy.swap.prefetch=budget"})).prefetch_params.empty());
     // megengine's exponents beside the heuristic (as before) or in its map: the same values.
-    const Scenario flat = parse_scenario(kBase, "t.yaml", {"policy.recompute.heuristic=megengine", "policy.recompute.a=2",
-                                                           "policy.recompute.d=0.5"});
-    const Scenario mapped = parse_scenario(kBase, "t.yaml", {"policy.recompute.heuristic={megengine: {a: 2, d: 0.5}}"});
+    const Scenario flat = parse_scenario(
+        kPolicyBase, "t.yaml", {"policy.recompute.heuristic=megengine", "policy.recompute.a=2", "policy.recompute.d=0.5"});
+    const Scenario mapped = parse_scenario(kPolicyBase, "t.yaml", {"policy.recompute.heuristic={megengine: {a: 2, d: 0.5}}"});
     CHECK(flat.policy.recompute.heuristic_params == ParamValues{{"a", 2.0}, {"d", 0.5}});
     CHECK(mapped.policy.recompute.heuristic_params == flat.policy.recompute.heuristic_params);
     // A parameter beside the key that the chosen heuristic does not take is read (and checked) but not given to it.
-    const Scenario other = parse_scenario(kBase, "t.yaml", {"policy.recompute.heuristic=dtr", "policy.recompute.a=2"});
+    const Scenario other = parse_scenario(kPolicyBase, "t.yaml", {"policy.recompute.heuristic=dtr", "policy.recompute.a=2"});
     CHECK(other.policy.recompute.heuristic_params.empty());
-    CHECK_THAT(error_of({"policy.recompute.heuristic=dtr", "policy.recompute.a=x"}), Catch::Contains("policy.recompute.a: 'x' is not a number"));
+    CHECK_THAT(policy_error_of({"policy.recompute.heuristic=dtr", "policy.recompute.a=x"}),
+               Catch::Contains("policy.recompute.a: 'x' is not a number"));
     // Both forms at once: refused.
-    CHECK_THAT(error_of({"policy.recompute.heuristic={megengine: {a: 2}}", "policy.recompute.a=3"}),
+    CHECK_THAT(policy_error_of({"policy.recompute.heuristic={megengine: {a: 2}}", "policy.recompute.a=3"}),
                Catch::Contains("policy.recompute.a: given twice: here and with policy.recompute.heuristic 'megengine'"));
     // A rule whose parameter must be given, written without it.
-    CHECK_THAT(error_of({"policy.swap.prefetch=lead_ops"}),
+    CHECK_THAT(policy_error_of({"policy.swap.prefetch=lead_ops"}),
                Catch::Contains("policy.swap.prefetch: 'lead_ops' needs its lead (a whole number in [0, 2147483647] ops): write "
                                "lead_ops:N or {lead_ops: N}"));
-    CHECK_THAT(error_of({"policy.swap.prefetch={eager: 4}"}), Catch::Contains("policy.swap.prefetch.eager: 'eager' takes no parameter: write eager"));
+    CHECK_THAT(policy_error_of({"policy.swap.prefetch={eager: 4}"}),
+               Catch::Contains("policy.swap.prefetch.eager: 'eager' takes no parameter: write eager"));
     // Every form, from the rows (a rule whose parameter must be given in braces).
-    CHECK_THAT(error_of({"policy.swap.prefetch={lead_ops: 1, lead_ms: 2ms}"}),
+    CHECK_THAT(policy_error_of({"policy.swap.prefetch={lead_ops: 1, lead_ms: 2ms}"}),
                Catch::Contains("policy.swap.prefetch: expected budget, eager, just_in_time, {lead_ops: N}") &&
                    Catch::Contains("{lead_ms: T}"));
     // A name with ':' of its own is a name, not NAME:VALUE.
-    CHECK(parse_scenario(kBase, "t.yaml", {"policy.allocator=planner:naive"}).policy.allocator == "planner:naive");
+    CHECK(parse_scenario(kPolicyBase, "t.yaml", {"policy.allocator=planner:naive"}).policy.allocator == "planner:naive");
 }
 
 TEST_CASE("policy rows: names and parameter keys are unique, defaults in range, parameters beside a key collide with nothing") {

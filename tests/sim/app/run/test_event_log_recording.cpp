@@ -15,7 +15,7 @@ using namespace memsim;
 namespace {
 
 // uniform_linear n = 3: f0 f1 f2 b2 b1 b0, 1 ms each, 1-byte tensors.
-RunResult run(const std::string& extra) {
+RunResult run_with(const std::string& extra) {
     const Scenario s = parse_scenario("workload: {synthetic: uniform_linear, n: 3}\npolicy: {allocator: os}\n" + extra, "t.yaml");
     return run_simulation(s, load_workload(s));
 }
@@ -23,13 +23,13 @@ RunResult run(const std::string& extra) {
 }  // namespace
 
 TEST_CASE("event log recording: a summary-only run records nothing, an output that reads the log turns it on") {
-    const RunResult plain = run("");
+    const RunResult plain = run_with("");
     CHECK(plain.log.activities.empty());
     CHECK(plain.log.memory.empty());
     CHECK(plain.log.residency.empty());
     for (const std::string output : {"events", "gantt", "trace"}) {
         INFO(output);
-        const RunResult logged = run("output: {" + output + ": true}\n");
+        const RunResult logged = run_with("output: {" + output + ": true}\n");
         REQUIRE(logged.log.activities.size() == 6);  // one compute activity per operator
         CHECK(logged.log.activities.back().end_ms == Approx(6.0).epsilon(1e-12));
         CHECK(!logged.log.memory.empty());
@@ -42,6 +42,6 @@ TEST_CASE("event log recording: a summary-only run records nothing, an output th
 }
 
 TEST_CASE("event log recording: a node run records its log for the resource-lane check") {
-    const RunResult node = run("platform: {host: {link: {bandwidth: 1000000B/s, latency: 0.01ms}}}\n");
+    const RunResult node = run_with("platform: {host: {link: {bandwidth: 1000000B/s, latency: 0.01ms}}}\n");
     CHECK(node.log.activities.size() == 6);
 }

@@ -15,7 +15,7 @@ using test::overlap_trace;
 
 namespace {
 
-Scenario scenario(const std::string& platform, const std::string& policy, const std::vector<std::string>& sets = {}) {
+Scenario fields_scenario(const std::string& platform, const std::string& policy, const std::vector<std::string>& sets = {}) {
     return parse_scenario("workload: {synthetic: mlp}\nplatform: {disk: {bandwidth: 100000B/s}" + platform + "}\npolicy: " +
                               policy + "\n",
                           "test", sets);
@@ -39,7 +39,7 @@ Workload recursion_graph() {
 TEST_CASE("summary: async swapping on the overlap trace, every counter by hand") {
     // Async (test_swap_traces.cpp): 40.2 ms against 5 + 20 + 5 = 30 ms with no policy.
     // Both feature maps are selected, written, freed (1010 B) and read back.
-    const RunResult r = run_simulation(scenario("", "{swap: {mode: async}}"), overlap_trace());
+    const RunResult r = run_simulation(fields_scenario("", "{swap: {mode: async}}"), overlap_trace());
     const Summary& s = r.summary;
     CHECK(s.time_ms == Approx(40.2).epsilon(1e-12));
     CHECK(s.no_policy_time_ms == Approx(30.0).epsilon(1e-12));
@@ -60,7 +60,7 @@ TEST_CASE("summary: async swapping on the overlap trace, every counter by hand")
 }
 
 TEST_CASE("summary: compute is scaled by the GPU speed and a run with no policy has overhead exactly 1") {
-    const RunResult r = run_simulation(scenario(", gpu: {speed_scale: 2}", "{allocator: os}"), overlap_trace());
+    const RunResult r = run_simulation(fields_scenario(", gpu: {speed_scale: 2}", "{allocator: os}"), overlap_trace());
     CHECK(r.summary.compute_ms == 15.0);
     CHECK(r.summary.iteration_compute_ms == 15.0);
     CHECK(r.summary.time_ms == Approx(15.0).epsilon(1e-12));
@@ -68,7 +68,7 @@ TEST_CASE("summary: compute is scaled by the GPU speed and a run with no policy 
     CHECK(r.summary.no_policy_time_ms == r.summary.time_ms);
     // A budget that never binds: the same time as its no-policy run, to the last bit (the
     // run and its measuring child start from the same clock), so overhead 1.
-    const RunResult roomy = run_simulation(scenario(", memory: {budget: 1MB}", "{allocator: os}"), overlap_trace());
+    const RunResult roomy = run_simulation(fields_scenario(", memory: {budget: 1MB}", "{allocator: os}"), overlap_trace());
     CHECK(roomy.summary.time_ms == roomy.summary.no_policy_time_ms);
     CHECK(roomy.summary.overhead == 1.0);
 }
@@ -110,8 +110,8 @@ TEST_CASE("budget: budget_ratio is a fraction of the live-bytes (os) peak whatev
     // Live-bytes peak of the overlap trace: t0 + t1 + t2 = 1020 B during op2.
     for (const std::string allocator : {"os", "pool"}) {
         INFO(allocator);
-        const RunResult r =
-            run_simulation(scenario(", memory: {budget_ratio: 1.0}", "{allocator: " + allocator + "}"), overlap_trace());
+        const RunResult r = run_simulation(fields_scenario(", memory: {budget_ratio: 1.0}", "{allocator: " + allocator + "}"),
+                                           overlap_trace());
         CHECK(r.summary.budget_base_bytes == 1020u);
         CHECK(r.summary.budget_bytes == 1020u);
         CHECK(r.summary.budget_ratio == 1.0);
@@ -120,46 +120,47 @@ TEST_CASE("budget: budget_ratio is a fraction of the live-bytes (os) peak whatev
 }
 
 TEST_CASE("budget: a ratio not above 0 or above 1 is an error unless allowed, a budget below an op working set names the op") {
-    CHECK_THROWS_WITH(scenario(", memory: {budget_ratio: 0}", "{}"),
+    CHECK_THROWS_WITH(fields_scenario(", memory: {budget_ratio: 0}", "{}"),
                       Catch::Contains("test: platform.memory.budget_ratio: 0 is not in (0, 1]"));
-    CHECK_THROWS_WITH(scenario(", memory: {budget_ratio: 1.5}", "{}"),
+    CHECK_THROWS_WITH(fields_scenario(", memory: {budget_ratio: 1.5}", "{}"),
                       Catch::Contains("test: platform.memory.budget_ratio: 1.5 is above 1") &&
                           Catch::Contains("platform.memory.allow_ratio_above_one: true"));
-    CHECK_THROWS_WITH(scenario("", "{}", {"platform.memory.budget_ratio=2"}),
+    CHECK_THROWS_WITH(fields_scenario("", "{}", {"platform.memory.budget_ratio=2"}),
                       Catch::StartsWith("--set 'platform.memory.budget_ratio=2': platform.memory.budget_ratio: 2 is above 1"));
-    const RunResult above = run_simulation(scenario(", memory: {budget_ratio: 1.5, allow_ratio_above_one: true}", "{}"), overlap_trace());
+    const RunResult above = run_simulation(fields_scenario(", memory: {budget_ratio: 1.5, allow_ratio_above_one: true}", "{}"),
+                                           overlap_trace());
     CHECK(above.summary.budget_bytes == 1530u);
     // op2's working set: t0 + t1 (inputs) + t2 (output) = 1020 B.
     CHECK(largest_working_set(overlap_trace()).op == 2);
     CHECK(largest_working_set(overlap_trace()).bytes == 1020);
-    CHECK_THROWS_WITH(run_simulation(scenario(", memory: {budget: 1019B}", "{swap: {mode: async}}"), overlap_trace()),
+    CHECK_THROWS_WITH(run_simulation(fields_scenario(", memory: {budget: 1019B}", "{swap: {mode: async}}"), overlap_trace()),
                       Catch::Contains("test: platform.memory.budget: the budget 1019 B (1019 B) is below the working set of "
                                       "operator 2 'op2': 1020 B (1020 B)"));
-    CHECK_NOTHROW(run_simulation(scenario(", memory: {budget: 1020B}", "{swap: {mode: async}}"), overlap_trace()));
+    CHECK_NOTHROW(run_simulation(fields_scenario(", memory: {budget: 1020B}", "{swap: {mode: async}}"), overlap_trace()));
 }
 
 TEST_CASE("warnings: prefetch without async swapping, disk settings without swapping, an overridden --set") {
-    const RunResult sync = run_simulation(scenario("", "{swap: {mode: sync, prefetch: just_in_time}}"), overlap_trace());
+    const RunResult sync = run_simulation(fields_scenario("", "{swap: {mode: sync, prefetch: just_in_time}}"), overlap_trace());
     REQUIRE(sync.summary.warnings.size() == 2);
     CHECK(sync.summary.warnings[0] ==
           "policy.swap.prefetch 'just_in_time' has no effect: swap mode 'sync' does not prefetch (only async swapping "
           "issues swap-ins ahead of use)");
     // No budget: the swapped feature maps are back before op2, whose working set is the peak.
     CHECK(sync.summary.warnings[1] == "swapping saved no memory: live peak 1020 B, no-swap live peak 1020 B");
-    const RunResult plain = run_simulation(scenario("", "{allocator: os}"), overlap_trace());
-    REQUIRE(plain.summary.warnings.size() == 1);  // the inline disk of scenario()
+    const RunResult plain = run_simulation(fields_scenario("", "{allocator: os}"), overlap_trace());
+    REQUIRE(plain.summary.warnings.size() == 1);  // the inline disk of fields_scenario()
     CHECK(plain.summary.warnings[0] == "platform.disk has no effect: swap mode 'none' never uses the disk");
     // A sweep over policies may swap at its other points: the scenario's disk is not inert.
     const Scenario swept = parse_scenario("workload: {synthetic: mlp}\nplatform: {disk: {bandwidth: 100000B/s}}\n"
                                           "policy: {allocator: os}\nsweep: {policy.swap.mode: [none, async]}\n",
                                           "test", {});
     CHECK(scenario_warnings(swept).empty());
-    const Scenario twice = scenario("", "{swap: {mode: async}}", {"policy.swap.mode=sync", "policy.swap.mode=async"});
+    const Scenario twice = fields_scenario("", "{swap: {mode: async}}", {"policy.swap.mode=sync", "policy.swap.mode=async"});
     REQUIRE(twice.warnings.size() == 1);
     CHECK(twice.warnings[0] ==
           "--set 'policy.swap.mode=sync' has no effect: 'policy.swap.mode=async' (a later --set or the sweep's value) "
           "overrides it");
-    const RunResult clean = run_simulation(scenario("", "{swap: {mode: async, prefetch: just_in_time}}"), overlap_trace());
+    const RunResult clean = run_simulation(fields_scenario("", "{swap: {mode: async, prefetch: just_in_time}}"), overlap_trace());
     // Only the result's own warning: nothing in the settings is inert.
     CHECK(clean.summary.warnings ==
           std::vector<std::string>{"swapping saved no memory: live peak 1020 B, no-swap live peak 1020 B"});
