@@ -28,7 +28,7 @@ std::span<const SwapSelectionRow> swap_selections() {
         SwapSelectionRow{"hideable", "feature maps whose I/O the disk can hide, most memory per ms of exposed I/O first",
                          make_hideable_selection, {}, {.victim_rule = "budget"}},
         SwapSelectionRow{"parameters", "every parameter, out over its longest idle gap (forward to backward, or backward to step)",
-                         make_parameters_selection, {}, {.may_move_parameters = true}},
+                         make_parameters_selection, {}, {.victim_rule = {}, .may_move_parameters = true}},
         SwapSelectionRow{"optimizer_state", "every optimizer state tensor, out from the step's start until the optimizer step reads it",
                          make_optimizer_state_selection},
         SwapSelectionRow{"roles", "every tensor whose role is listed (e.g. roles: optimizer_state, parameter), out over its longest idle gap",
@@ -36,7 +36,7 @@ std::span<const SwapSelectionRow> swap_selections() {
                          {text_param("roles", "the roles swapped, separated by commas: parameter, gradient, optimizer_state, "
                                               "activation, input, other")
                               .or_default_text("optimizer_state, parameter")},
-                         {.may_move_parameters = true}},
+                         {.victim_rule = {}, .may_move_parameters = true}},
     };
     // clang-format on
     return selections;

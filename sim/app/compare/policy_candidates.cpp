@@ -127,7 +127,7 @@ std::vector<PolicyCandidate> policy_candidates(const Scenario& base, const std::
         if (!mode.flags.moves_tensors || !chosen(std::string(mode.name))) continue;
         const auto add = [&](const std::string& prefetch) {
             const Kept kept{base.policy.swap.select == selection_of(base) ? selection_of(base) : "",
-                            base.policy.swap.prefetch == prefetch ? prefetch : ""};
+                            base.policy.swap.prefetch == prefetch ? prefetch : "", "", ""};
             YAML::Node policy = bare_policy(base, kept);
             policy["swap"]["mode"] = std::string(mode.name);
             set_if_absent(policy["swap"], "select", selection_of(base));
