@@ -96,7 +96,7 @@ TEST_CASE("gantt node data: only a node's page has the node's data and script", 
     node.node->step_time_ms = 4.0;
     node.node->host_peak_bytes = 1024;
     node.node->host_capacity_bytes = 4096;
-    node.node->gpus = {{"ok", 4.0, 0.0, 1024, 1024}};
+    node.node->gpus = {{"ok", 4.0, 0.0, 1024, 1024, std::nullopt}};
     const std::string html = gantt_html(host_log(), node, "node");
     const nlohmann::json data = page_json(html);
     REQUIRE(data.contains("node"));
@@ -128,7 +128,7 @@ TEST_CASE("gantt node data: two GPUs: each activity's GPU, each GPU's own memory
     resource_lane_log(log);
     Summary summary;
     summary.node = NodeFigures{};
-    summary.node->gpus = {{"ok", 4.0, 0.0, 1024, 0}, {"ok", 5.0, 1.0, 1024, 0}};
+    summary.node->gpus = {{"ok", 4.0, 0.0, 1024, 0, std::nullopt}, {"ok", 5.0, 1.0, 1024, 0, std::nullopt}};
     const std::string html = gantt_html(log, summary, "two");
     const nlohmann::json data = page_json(html);
     // Lanes: compute, then the links in the platform's order (the log's resource_lanes).
