@@ -65,8 +65,9 @@ struct EngineConfig {
     // Measured by the run layer when the prefetch rule caps at it (sim/app/run/measuring_runs.h);
     // empty otherwise, and a rule that asks then gets none.
     NoPrefetchPeak no_prefetch_peak;
-    // False for the measuring runs beside a run (no-policy time, on-demand peak): they
-    // return one number from the summary, so their event log records nothing.
+    // False when nothing reads the run's event log: the measuring runs beside a run
+    // (no-policy time, on-demand peak), and a run that writes no output drawn from the log
+    // (records_event_log, sim/app/run/run_pipeline.h); the summary does not read it.
     bool record_events = true;
     std::optional<DataParallelConfig> data_parallel;  // unset: the GPUs are independent replicas
 };

@@ -180,8 +180,8 @@ struct EventLog {
     std::vector<HostSample> host_memory;    // in log order; empty without a host tier
     bool reports_allocated = false;  // the allocator's allocated bytes differ from its footprint (torch_caching)
     LabelStore labels;                      // the text the activities' labels view
-    // A measuring run whose caller reads only its summary records nothing (see
-    // EngineConfig::record_events); the summary does not read the log.
+    // A run whose caller reads only its summary records nothing (EngineConfig::record_events);
+    // the summary does not read the log. Call sites that build a record at a cost test it first.
     bool recording = true;
     // The node of docs/tiers.md (platform.host.link or platform.file): how many GPUs;
     // every other GPU's records follow GPU 0's, each GPU's in its own log order.
