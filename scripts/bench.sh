@@ -92,6 +92,8 @@ for label, (bs, bb, ms, mb) in (("wall", v[0:4]), ("CPU", v[4:8])):
           f"event log included): memsim / bare = {mem / bare:.2f}x")
 PY
 bench/engine_per_activity.sh "$runs"
+# Instructions and new memory per activity: the figures the machine's load does not move.
+if command -v valgrind >/dev/null; then bench/per_activity_instructions.sh; else echo "(valgrind missing: no instruction counts)"; fi
 
 if [ $shared = 1 ]; then
   mb="{profile: ../shared/profiles/MobilenetV2, batch: 4}"
