@@ -1,5 +1,7 @@
 #include "models/workload/synthetic.h"
 
+#include <array>
+#include <charconv>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -121,22 +123,29 @@ Workload make_uniform_linear(int n) {
         o.outputs.push_back(t);
         return t;
     };
+    // Names written by std::to_chars into one short string: fmt::format was a tenth of the
+    // per-operator cost of a run of this workload (bench/per_activity.sh), and
+    // "f" + std::to_string(i) built two strings per operator.
+    auto op_name = [](char prefix, int i) {
+        std::array<char, 16> text{prefix};
+        const auto end = std::to_chars(text.data() + 1, text.data() + text.size(), i).ptr;
+        return std::string(text.data(), end);
+    };
     std::vector<TensorId> f(n), b(n);
-    // Names by std::to_string: fmt::format was a tenth of the per-operator cost of a run of
-    // this workload, the per-activity benchmark's (bench/per_activity.sh).
     for (int i = 0; i < n; ++i)
-        f[i] = add_op("f" + std::to_string(i), i == 0 ? std::vector<TensorId>{} : std::vector<TensorId>{f[i - 1]});
+        f[i] = add_op(op_name('f', i), i == 0 ? std::vector<TensorId>{} : std::vector<TensorId>{f[i - 1]});
     w.forward_end = n;
     w.forward_end_rule = "synthetic: after f_{n-1}";
     w.ops.back().release.push_back(f[n - 1]);
-    b[n - 1] = add_op("b" + std::to_string(n - 1), {});
+    b[n - 1] = add_op(op_name('b', n - 1), {});
     for (int k = n - 2; k >= 0; --k) {
         // Between b_{k+1} and b_k: release f_k; then after b_k runs, release b_{k+1}.
         w.ops.back().release.push_back(f[k]);
         std::vector<TensorId> inputs;
+        inputs.reserve(2);
         if (k > 0) inputs.push_back(f[k - 1]);
         inputs.push_back(b[k + 1]);
-        b[k] = add_op("b" + std::to_string(k), inputs);
+        b[k] = add_op(op_name('b', k), std::move(inputs));
         w.ops.back().release.push_back(b[k + 1]);
     }
     return w;
