@@ -92,25 +92,29 @@ MilpOutcome solve_with_cbc(const Milp& milp, const MilpSolveOptions& options, co
     MilpOutcome out;
     out.seconds = cpu_seconds() - began;
     // CBC 2.10 stopped by its time limit inside preprocessing says the program was
-    // solved and proven infeasible, without the limit's flag (measured here: status 0,
-    // secondary status 1, after 1.11-1.25 s CPU of a 1 s limit, no solution). Past the
-    // limit nothing counts as a proof: the limit came first.
-    out.hit_time_limit = Cbc_isSecondsLimitReached(m) != 0 || out.seconds >= options.time_limit_s;
+    // solved, without the limit's flag: proven infeasible (status 0, secondary status 1,
+    // after 1.11-1.25 s CPU of a 1 s limit, no solution), or proven optimal with the
+    // start's plan as its bound (2.74 s CPU of a 2 s limit, where a flagged stop of the
+    // same program gives a bound 16% lower). Past the limit nothing counts as a proof,
+    // and after such an unflagged stop CBC's bound is void too: 0, the trivial one.
+    const bool flagged_stop = Cbc_isSecondsLimitReached(m) != 0;
+    out.hit_time_limit = flagged_stop || out.seconds >= options.time_limit_s;
+    const bool unflagged_stop = out.hit_time_limit && !flagged_stop;
     out.nodes = Cbc_getNodeCount(m);
     const double* best = Cbc_bestSolution(m);
-    const bool optimal = Cbc_isProvenOptimal(m) != 0;
+    const bool optimal = Cbc_isProvenOptimal(m) != 0 && !out.hit_time_limit;
     if (Cbc_isProvenInfeasible(m) != 0 && !best && !out.hit_time_limit) {
         out.status = MilpStatus::Infeasible;
         return out;
     }
     if (!best) {
         out.status = out.hit_time_limit ? MilpStatus::NoSolution : MilpStatus::Failed;
-        out.bound = Cbc_getBestPossibleObjValue(m);
+        out.bound = unflagged_stop ? 0.0 : Cbc_getBestPossibleObjValue(m);
         return out;
     }
     out.solution.assign(best, best + ncols);
     out.objective = Cbc_getObjValue(m);
-    out.bound = Cbc_getBestPossibleObjValue(m);
+    out.bound = unflagged_stop ? 0.0 : Cbc_getBestPossibleObjValue(m);
     out.status = optimal ? MilpStatus::Optimal : MilpStatus::Feasible;
     if (optimal) out.bound = out.objective;
     return out;
