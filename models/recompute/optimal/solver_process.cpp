@@ -88,6 +88,10 @@ MilpOutcome solve_in_child(const std::function<MilpOutcome()>& solve) {
     if (pid == 0) {
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (::getppid() != parent) _exit(2);  // the parent died before prctl
+        // A crash in the solver ends this process by its signal, which the parent reports;
+        // the handlers inherited from the parent (a test framework's crash report, Python's
+        // faulthandler in the module) would describe the parent's state, not the solver's.
+        for (const int signum : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) std::signal(signum, SIG_DFL);
         ::close(pipe_fd[0]);
         int code = 1;
         try {

@@ -8,6 +8,8 @@
 #include <csignal>
 #include <stdexcept>
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include "models/recompute/optimal/optimal_planner.h"
@@ -23,10 +25,13 @@ namespace {
 // A solver whose process dies as CBC's does: SIGSEGV, with the default action (so that
 // a sanitizer's handler does not turn it into an exit code).
 MilpOutcome segfaulting_solve() {
-    std::signal(SIGSEGV, SIG_DFL);
     std::raise(SIGSEGV);
     return {};
 }
+
+// A handler as a test framework's or Python's faulthandler would be: it ends the process
+// its own way.
+extern "C" void exit_42_on_signal(int) { _exit(42); }
 
 std::uint64_t straight_peak(const Workload& w) {
     return check_schedule(make_problem(w, ~0ull), empty_schedule(make_problem(w, 0))).peak_bytes;
@@ -54,6 +59,15 @@ TEST_CASE("optimal solver crash: a solver process killed by a signal is a failed
     CHECK(out.status == MilpStatus::Failed);
     CHECK(out.failure == "the solver's process ended without an answer: killed by signal 11 (SIGSEGV)");
     CHECK(out.solution.empty());
+}
+
+TEST_CASE("optimal solver crash: the solver's process dies by its signal whatever handler this process installed") {
+    // Inherited, the handler would end the solver's process with exit code 42 (and a real
+    // one would report this process's state); solve_in_child restores the defaults.
+    const auto previous = std::signal(SIGSEGV, exit_42_on_signal);
+    const MilpOutcome out = solve_in_child(segfaulting_solve);
+    std::signal(SIGSEGV, previous);
+    CHECK(out.failure == "the solver's process ended without an answer: killed by signal 11 (SIGSEGV)");
 }
 
 TEST_CASE("optimal solver crash: a solver that throws is a failed outcome with its exit code") {
