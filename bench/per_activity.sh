@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # memsim's CPU per activity against the bare SimGrid loop, for one or more memsim
-# binaries in the same hyperfine run (the per-activity section of scripts/bench.sh,
+# binaries in the same run (the per-activity section of scripts/bench.sh,
 # alone, to compare a change with a baseline binary on a loaded machine):
 #   bench/per_activity.sh [RUNS] [MEMSIM...]     # default: 5 runs, build/memsim
 #   bench/per_activity.sh 5 /work/baseline2/memsim build/memsim

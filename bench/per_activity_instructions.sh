@@ -35,7 +35,8 @@ def page_faults(cmd):
     if os.waitstatus_to_exitcode(status) != 0: sys.exit(f"per_activity_instructions: {' '.join(cmd)} failed")
     return usage.ru_minflt
 def per(measure, at):
-    return (measure(at(big)) - measure(at(small))) / (big - small)
+    # + 0.0: a difference of -0.0 prints as "0", not "-0"
+    return (measure(at(big)) - measure(at(small))) / (big - small) + 0.0
 programs = [("bare SimGrid loop", lambda n: [bare, str(n)])]
 programs += [(b, lambda n, b=b: [b, "run", f"{out}/ul_{n}.yaml", "-q", "--out", f"{out}/r"]) for b in bins]
 figures = [(name, per(instructions, at), per(page_faults, at) * 4096) for name, at in programs]

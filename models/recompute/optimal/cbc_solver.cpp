@@ -107,14 +107,13 @@ MilpOutcome solve_with_cbc(const Milp& milp, const MilpSolveOptions& options, co
         out.status = MilpStatus::Infeasible;
         return out;
     }
+    out.bound = unflagged_stop ? 0.0 : Cbc_getBestPossibleObjValue(m);
     if (!best) {
         out.status = out.hit_time_limit ? MilpStatus::NoSolution : MilpStatus::Failed;
-        out.bound = unflagged_stop ? 0.0 : Cbc_getBestPossibleObjValue(m);
         return out;
     }
     out.solution.assign(best, best + ncols);
     out.objective = Cbc_getObjValue(m);
-    out.bound = unflagged_stop ? 0.0 : Cbc_getBestPossibleObjValue(m);
     out.status = optimal ? MilpStatus::Optimal : MilpStatus::Feasible;
     if (optimal) out.bound = out.objective;
     return out;
