@@ -35,13 +35,12 @@ def page_faults(cmd):
     if os.waitstatus_to_exitcode(status) != 0: sys.exit(f"per_activity_instructions: {' '.join(cmd)} failed")
     return usage.ru_minflt
 def per(measure, at):
-    # + 0.0: a difference of -0.0 prints as "0", not "-0"
-    return (measure(at(big)) - measure(at(small))) / (big - small) + 0.0
+    return (measure(at(big)) - measure(at(small))) / (big - small)
 programs = [("bare SimGrid loop", lambda n: [bare, str(n)])]
 programs += [(b, lambda n, b=b: [b, "run", f"{out}/ul_{n}.yaml", "-q", "--out", f"{out}/r"]) for b in bins]
 figures = [(name, per(instructions, at), per(page_faults, at) * 4096) for name, at in programs]
 base_ir, base_bytes = figures[0][1], figures[0][2]
 print(f"per activity, {small} -> {big} activities (instructions by callgrind, new memory by minor page faults x 4 KiB):")
 for name, ir, new_bytes in figures:
-    print(f"{name}: {ir:,.0f} instructions = {ir / base_ir:.3f}x the bare loop; {new_bytes:,.0f} bytes of new memory")
+    print(f"{name}: {ir:,.0f} instructions = {ir / base_ir:.3f}x the bare loop; {round(new_bytes):,} bytes of new memory")
 PY
