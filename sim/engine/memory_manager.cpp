@@ -14,8 +14,17 @@
 namespace memsim {
 
 MemoryManager::MemoryManager(const EngineContext& ctx, EvictionPolicy policy)
-    : w_(ctx.workload), tensors_(ctx.tensors), clock_(ctx.clock), log_(ctx.log), allocator_(ctx.config.make_allocator()),
-      budget_(ctx.config.budget), policy_(std::move(policy)), rules_(ctx.rules), spiller_(ctx.io), view_(ctx.view) {
+    : w_(ctx.workload),
+      tensors_(ctx.tensors),
+      clock_(ctx.clock),
+      log_(ctx.log),
+      allocator_(ctx.config.make_allocator()),
+      budget_(ctx.config.budget),
+      policy_(std::move(policy)),
+      rules_(ctx.rules),
+      spiller_(ctx.io),
+      view_(ctx.view),
+      regenerated_dead_(ctx.workload.tensors.size()) {
     allocator_->set_capacity(budget_);
     allocator_->prepare(w_);
 }
@@ -140,16 +149,13 @@ void MemoryManager::out_of_memory(std::uint64_t bytes, int op) const {
 // so sibling branches find it; under memory pressure it goes first (oldest first),
 // before the heuristic evicts anything still needed.
 bool MemoryManager::drop_regenerated_dead(int op) {
-    for (auto it = regenerated_dead_.begin(); it != regenerated_dead_.end(); ++it) {
-        const TensorState& st = tensors_[*it];
-        if (st.where == Where::Resident && st.released && st.locks == 0 && !st.writing && !st.reading && !st.written) {
-            const TensorId t = *it;
-            regenerated_dead_.erase(it);
-            free_memory(t, op);
-            return true;
-        }
-    }
-    return false;
+    const TensorId t = regenerated_dead_.take_first([&](TensorId listed) {
+        const TensorState& st = std::as_const(tensors_)[listed];  // a read: not a change (TensorTable::touch)
+        return st.where == Where::Resident && st.released && st.locks == 0 && !st.writing && !st.reading && !st.written;
+    });
+    if (t == RegeneratedQueue::kNoTensor) return false;
+    free_memory(t, op);
+    return true;
 }
 
 // The evictable tensors in evictable order: what a scan scores.

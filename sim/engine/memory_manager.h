@@ -21,6 +21,7 @@
 #include "sim/engine/clock.h"
 #include "sim/engine/engine_context.h"
 #include "sim/engine/eviction_index.h"
+#include "sim/engine/regenerated_queue.h"
 #include "sim/engine/tensor_state.h"
 
 namespace memsim {
@@ -66,9 +67,9 @@ public:
     [[nodiscard]] bool evictable(TensorId t) const;
     // Evicts a tensor for recomputation (freed, marked recomputable) and tells the heuristic.
     void drop(TensorId t, int op);
-    void keep_regenerated(TensorId t) { regenerated_dead_.push_back(t); }
-    // The dead tensors a regeneration brought back, handed over (and forgotten).
-    std::vector<TensorId> take_regenerated() { return std::exchange(regenerated_dead_, {}); }
+    void keep_regenerated(TensorId t) { regenerated_dead_.push(t); }
+    // The dead tensors a regeneration brought back, each once, handed over (and forgotten).
+    std::vector<TensorId> take_regenerated() { return regenerated_dead_.take_all(); }
 
     [[nodiscard]] EvictionHeuristic* heuristic() const { return policy_.heuristic.get(); }
     [[nodiscard]] const PolicyView& view() const { return view_; }
@@ -117,7 +118,7 @@ private:
     std::vector<TransientKind> transient_;  // per tensor; empty unless a rank marked some
     TransientBytes transient_live_, transient_peaks_;
     void count_transient(TensorId t, bool allocated);
-    std::vector<TensorId> regenerated_dead_;  // dead tensors a regeneration brought back
+    RegeneratedQueue regenerated_dead_;     // dead tensors a regeneration brought back
     std::unique_ptr<EvictionIndex> index_;  // a staleness-form heuristic's candidates
 };
 
