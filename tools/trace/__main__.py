@@ -99,6 +99,22 @@ def _report(fd, word: str):
         pass
 
 
+def _torch_imports(report_fd) -> bool:
+    """Imports torch (seconds). Without it, under memsim the report says so and memsim tries
+    its next interpreter (one import per trace, not a probe and then the tracer's own);
+    run directly, one line says why."""
+    try:
+        import torch  # noqa: F401
+    except ImportError as e:
+        if report_fd is not None:
+            _report(report_fd, "no-torch")
+        else:
+            print(f"memsim trace: error: {sys.executable} cannot import torch ({e}); scripts/setup.sh installs "
+                  "Debian's python3-torch and python3-torchvision for /usr/bin/python3", file=sys.stderr)
+        return False
+    return True
+
+
 def _report_fd_in(argv):
     try:
         return int(argv[argv.index("--report-fd") + 1])
@@ -147,6 +163,12 @@ def main(argv=None) -> int:
     progress = Progress(6 if measure_rss else 5, stream=None if args.quiet else sys.stderr)
     try:
         _install_stops(args.timeout, progress)
+        if not args.list and (not args.model or not args.out):
+            print("memsim trace: error: give MODEL and --out FILE (or --list)", file=sys.stderr)
+            _report(args.report_fd, "error")
+            return 1
+        if not _torch_imports(args.report_fd):
+            return 1
         if args.list:
             from tools.trace.models import classification_models
 
@@ -156,10 +178,6 @@ def main(argv=None) -> int:
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             _report(args.report_fd, "ok")
             return 0
-        if not args.model or not args.out:
-            print("memsim trace: error: give MODEL and --out FILE (or --list)", file=sys.stderr)
-            _report(args.report_fd, "error")
-            return 1
         from tools.trace.tracer import trace
 
         try:

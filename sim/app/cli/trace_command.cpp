@@ -58,20 +58,20 @@ int run_quietly(const std::vector<std::string>& argv) {
 
 // $MEMSIM_PYTHON, then Debian's /usr/bin/python3 (where python3-torch installs), then
 // python3 from PATH (often a pyenv or virtualenv interpreter without torch).
-std::string find_torch_interpreter() {
+std::vector<std::string> torch_interpreter_candidates() {
     std::vector<std::string> candidates;
     if (const char* chosen = std::getenv("MEMSIM_PYTHON"); chosen && *chosen) candidates.emplace_back(chosen);
     candidates.emplace_back("/usr/bin/python3");
     candidates.emplace_back("python3");
-    std::string tried;
-    for (const std::string& python : candidates) {
-        if (run_quietly({python, "-c", "import torch"}) == 0) return python;
-        tried += (tried.empty() ? "" : ", ") + python;
-    }
-    throw std::runtime_error(fmt::format(
-        "memsim trace: no Python interpreter that imports torch (tried {}); scripts/setup.sh installs Debian's "
-        "python3-torch and python3-torchvision for /usr/bin/python3, or set MEMSIM_PYTHON to an interpreter with torch",
-        tried));
+    return candidates;
+}
+
+std::string no_torch_message(const std::string& tried) {
+    return fmt::format(
+        "memsim trace: no Python interpreter that imports torch (tried {}); scripts/setup.sh installs "
+        "Debian's python3-torch and python3-torchvision for /usr/bin/python3, or set MEMSIM_PYTHON to an "
+        "interpreter with torch",
+        tried);
 }
 
 // The default --timeout (tools/trace/__main__.py has the same): generous, the largest
@@ -185,8 +185,7 @@ void register_trace_command(CLI::App& app) {
     cmd->callback([opt]() {
         guarded([&]() {
             const SignalsNoted noted;  // from here on a signal stops the tracer rather than orphaning it
-            const std::string python = find_torch_interpreter();
-            std::vector<std::string> argv = {python, "-m", "tools.trace"};
+            std::vector<std::string> argv = {"", "-m", "tools.trace"};  // argv[0]: each interpreter in turn
             if (!opt->model.empty()) argv.push_back(opt->model);
             const auto add = [&argv](const char* flag, const std::string& value) {
                 if (!value.empty()) argv.insert(argv.end(), {flag, value});
@@ -208,16 +207,38 @@ void register_trace_command(CLI::App& app) {
             const std::string path = std::string(source_tree()) + (old_path && *old_path ? std::string(":") + old_path : "");
             setenv("PYTHONPATH", path.c_str(), 1);
             std::cout.flush();
-            if (const int signum = SignalsNoted::received()) {  // while looking for the interpreter
-                std::cerr << fmt::format("memsim trace: interrupted by {}; no log was written\n", signal_name(signum));
-                std::signal(signum, SIG_DFL);
-                std::raise(signum);
-            }
-            // The tracer stops itself at --timeout; memsim's own deadline is the backstop
-            // for a process stuck where Python cannot run its handler.
             const bool writes_log = !opt->list && !opt->model.empty() && !opt->out.empty();
             const auto log_before = file_identity(opt->out), meta_before = file_identity(opt->out + ".meta.json");
-            const TracerEnd end = run_tracer(argv, opt->timeout_s > 0 ? opt->timeout_s + kGraceS : 0, kGraceS);
+            // The tracer itself is the check that an interpreter imports torch: it reports
+            // "no-torch" and memsim tries the next (one import of torch per trace, where a
+            // probe first took a second one, 1.4 s here). Model code could forge that report,
+            // so a "no-torch" is believed only when the interpreter indeed cannot import it.
+            std::string python, tried;
+            TracerEnd end;
+            for (const std::string& candidate : torch_interpreter_candidates()) {
+                if (const int signum = SignalsNoted::received()) {  // between two interpreters
+                    std::cerr << fmt::format("memsim trace: interrupted by {}; no log was written\n", signal_name(signum));
+                    std::signal(signum, SIG_DFL);
+                    std::raise(signum);
+                }
+                argv[0] = candidate;
+                try {
+                    // The tracer stops itself at --timeout; memsim's own deadline is the
+                    // backstop for a process stuck where Python cannot run its handler.
+                    end = run_tracer(argv, opt->timeout_s > 0 ? opt->timeout_s + kGraceS : 0, kGraceS);
+                } catch (const std::runtime_error&) {  // no such interpreter
+                    tried += (tried.empty() ? "" : ", ") + candidate;
+                    continue;
+                }
+                if (end.report == "no-torch" && end.forwarded_signal == 0 &&
+                    run_quietly({candidate, "-c", "import torch"}) != 0) {
+                    tried += (tried.empty() ? "" : ", ") + candidate;
+                    continue;
+                }
+                python = candidate;
+                break;
+            }
+            if (python.empty()) throw std::runtime_error(no_torch_message(tried));
             std::string unwritten;
             if (end.report == "ok" && end.forwarded_signal == 0 && writes_log)
                 unwritten = unwritten_log(opt->out, log_before, meta_before);
