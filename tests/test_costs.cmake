@@ -7,40 +7,41 @@
 # runs in number order, and so does a renamed one: ctest ignores a name here that
 # matches no test. Refresh the list from a run's output when a long test is added.
 set(MEMSIM_TEST_COSTS
-  "optimal: never slower than any heuristic on the shared DTR logs" 29
-  "readme: every command block runs as written" 22
-  "optimal solver crash: CBC over a grid of sizes, budgets and time limits answers in every cell" 21
-  "storages and views: every swap policy reads back what a later operator reads through a view, on the DTR logs" 16
+  "trace: tools.trace.tests.test_slow.EveryModelTraces" 36
+  "optimal solver crash: CBC over a grid of sizes, budgets and time limits answers in every cell" 26
+  "readme: every command block runs as written" 26
+  "optimal: never slower than any heuristic on the shared DTR logs" 19
   "optimal: on every shipped workload the engine replays the plan in the time the program predicts and within the budget" 16
-  "python: tests/python/test_api.py" 10
-  "optimal: the dynamic program and the integer program agree on chains" 9
-  "reference runtime on the shared DTR logs: published table and end-of-log requests, inceptionv4" 9
-  "reference runtime on the shared DTR logs: published table and end-of-log requests, lstm" 9
-  "reference runtime on the shared DTR logs: published table and end-of-log requests, unroll_gan" 7
-  "reference runtime on the shared DTR logs: published table and end-of-log requests, treelstm" 7
-  "reference runtime on the shared DTR logs: published table and end-of-log requests, tv_densenet121" 5
+  "trace: tools.trace.tests.test_slow.ShippedLogIsPinned" 15
+  "reference runtime on the shared DTR logs: published table and end-of-log requests, lstm" 13
+  "trace: tools.trace.tests.test_memsim_replay.TracerEnds" 13
+  "optimal: the dynamic program and the integer program agree on chains" 12
+  "reference runtime on the shared DTR logs: published table and end-of-log requests, inceptionv4" 11
+  "storages and views: every swap policy reads back what a later operator reads through a view, on the DTR logs" 11
+  "trace: tools.trace.tests.test_training_step" 10
+  "trace: tools.trace.tests.test_memsim_replay.TracedTrainingSteps" 9
+  "python: tests/python/test_api.py" 8
+  "reference runtime on the shared DTR logs: published table and end-of-log requests, tv_densenet121" 8
   "python: tests/python/test_notebook.py" 8
-  "gantt chromium: no overlapping text in the shipped scenarios' charts at default and zoomed views" 8
-  "plots read right chromium: disks swept as maps are named by their platform files and leave room for the plot" 6
-  "torch snapshot: tests/torch_snapshot/test_torch_snapshot.py" 5
-  "python: tests/python/test_trace.py" 5
-  "gantt chromium: no overlapping text in the shipped prefetch_timing and swap_vs_recompute charts" 5
-  "gantt chromium: no overlapping text on a node's page (host RAM chart, node lanes, GPU selector)" 5
-  "plots read right chromium: compare's plots rank the policies by label and use the cross only for failures" 4
-  "plots read right chromium: compare draws every run in ranking order, the variants a family's best stands for too" 3
-  "plots read right chromium: find's plot has readable ticks in MB/s and rings the answer" 3
-  "published DTR table, inceptionv4" 3
-  "gantt.html with memory by kind stays one readable file for 10k operators and 10k I/Os" 3
-  "gantt chromium: no overlapping text for MobilenetV2 under dtr at 60%" 3
-  "sweep plot chromium: scripts/plots_to_png.sh renders every plot at twice its size" 3
-  "gantt chromium: gantt.html#t=A..B opens the window from A to B ms" 3
-  "trace: tools.trace.tests.test_slow.EveryModelTraces" 31
-  "trace: tools.trace.tests.test_memsim_replay.TracerEnds" 21
-  "trace: tools.trace.tests.test_slow.ShippedLogIsPinned" 17
-  "trace: tools.trace.tests.test_memsim_replay.TracedTrainingSteps" 14
-  "trace: tools.trace.tests.test_memsim_replay.HostileTracerEnds" 10
-  "trace: tools.trace.tests.test_memsim_replay.CommandErrors" 7
+  "reference runtime on the shared DTR logs: published table and end-of-log requests, treelstm" 7
+  "reference runtime on the shared DTR logs: published table and end-of-log requests, unroll_gan" 7
+  "trace: tools.trace.tests.test_memsim_replay.HostileTracerEnds" 6
   "trace: tools.trace.tests.test_tracer" 6
-  "trace: tools.trace.tests.test_training_step" 6
+  "python: tests/python/test_trace.py" 6
+  "gantt chromium: no overlapping text in the shipped scenarios' charts at default and zoomed views" 6
+  "plots read right chromium: disks swept as maps are named by their platform files and leave room for the plot" 6
+  "gantt chromium: no overlapping text in the shipped prefetch_timing and swap_vs_recompute charts" 6
+  "published DTR table, inceptionv4" 5
+  "plots read right chromium: compare draws every run in ranking order, the variants a family's best stands for too" 5
+  "trace: tools.trace.tests.test_memsim_replay.CommandErrors" 4
+  "gantt.html with memory by kind stays one readable file for 10k operators and 10k I/Os" 4
+  "plots read right chromium: find's plot has readable ticks in MB/s and rings the answer" 4
+  "sweep plot chromium: scripts/plots_to_png.sh renders every plot at twice its size" 4
   "trace: tools.trace.tests.test_memsim_replay.TracedTinyNetwork" 4
+  "torch snapshot: tests/torch_snapshot/test_torch_snapshot.py" 4
+  "gantt chromium: no overlapping text on a node's page (host RAM chart, node lanes, GPU selector)" 4
+  "plots read right chromium: a one-line ratio plot names the ratio and the peak ratio against the budget draws y = x" 3
+  "gantt chromium: no overlapping text for MobilenetV2 under dtr at 60%" 3
+  "plots read right chromium: compare's plots rank the policies by label and use the cross only for failures" 3
+  "gantt chromium: gantt.html#t=A..B opens the window from A to B ms" 3
 )
