@@ -41,6 +41,10 @@ struct DiskSpec {
 // uses devices[i mod count], each with a bandwidth and latency per direction; SimGrid
 // disks named <key>0, <key>1 on the host), staged through a host buffer on the bounce
 // path when `staged_by_path`, streamed with the flow otherwise.
+// GPU g of a node uses device g mod n of a tier with n devices (docs/tiers.md): one rule
+// for the platform, the transfer queues and their predictions.
+inline std::size_t device_index(int gpu, std::size_t devices) { return static_cast<std::size_t>(gpu) % devices; }
+
 struct TierSpec {
     std::string_view name;
     std::string_view key;
@@ -51,6 +55,9 @@ struct TierSpec {
     // memsim counts the bytes placed there (its capacity binds, the placement rules see its
     // free bytes); a disk's space is not modelled.
     bool holds_space = false;
+
+    // The device GPU `gpu` uses (devices must not be empty).
+    [[nodiscard]] const DiskSpec& device_of(int gpu) const { return devices[device_index(gpu, devices.size())]; }
 };
 
 // A full-duplex link (PCIe): each direction has the bandwidth on its own.
@@ -146,9 +153,6 @@ struct PlatformSpec {
         return rows;
     }
     [[nodiscard]] std::size_t disk_count() const { return disks.empty() ? 1 : disks.size(); }
-    [[nodiscard]] const DiskSpec& disk_of_gpu(int gpu) const {
-        return disks.empty() ? disk : disks[static_cast<std::size_t>(gpu) % disks.size()];
-    }
 };
 
 }  // namespace memsim

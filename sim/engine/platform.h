@@ -42,7 +42,7 @@ struct SimPlatform {
     // The device GPU `g` uses for `tier` on the node (null for a tier without devices).
     [[nodiscard]] simgrid::s4u::Disk* device(TierId tier, int g) const {
         const std::vector<simgrid::s4u::Disk*>& d = devices[tier];
-        return d.empty() ? nullptr : d[static_cast<std::size_t>(g) % d.size()];
+        return d.empty() ? nullptr : d[device_index(g, d.size())];
     }
 };
 

@@ -10,11 +10,11 @@ namespace memsim {
 namespace sg = simgrid::s4u;
 
 TransferModel tier_model(const TierSpec& spec, int gpu, bool bounce) {
-    const auto device = [&] { return spec.devices[static_cast<std::size_t>(gpu) % spec.devices.size()]; };
-    if (spec.routes.empty()) return TransferModel(spec.devices.empty() ? DiskSpec{} : device());  // no node: the device alone
+    if (spec.routes.empty())
+        return TransferModel(spec.devices.empty() ? DiskSpec{} : spec.device_of(gpu));  // no node: the device alone
     const DiskSpec& route = spec.routes[static_cast<std::size_t>(gpu)];
     if (spec.devices.empty()) return TransferModel(route);
-    return TransferModel(disk_behind_route(route, device(), spec.staged_by_path && bounce));
+    return TransferModel(disk_behind_route(route, spec.device_of(gpu), spec.staged_by_path && bounce));
 }
 
 TransferQueue::TransferQueue(const EngineContext& ctx)
@@ -129,7 +129,7 @@ void TransferQueue::node_transfer(const IoRequest& r) {
         return;
     }
     sg::Disk* disk = platform_.device(r.tier, gpu_);
-    const DiskSpec& disk_spec = tier.devices[static_cast<std::size_t>(gpu_) % tier.devices.size()];
+    const DiskSpec& disk_spec = tier.device_of(gpu_);
     const int disk_lane = usage_.device_lane(gpu_, r.tier, r.write);
     const double lat = r.write ? disk_spec.write_latency_ms : disk_spec.read_latency_ms;
     const bool staged = bounce_ && tier.staged_by_path;

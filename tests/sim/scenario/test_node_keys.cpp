@@ -62,9 +62,10 @@ policy: {swap: {placement: {lifetime: {split: 20ms}}, path: direct}}
                                       "t.yaml");
     REQUIRE(d.platform.disks.size() == 2);
     CHECK(d.platform.disk.read_bytes_per_s == 3e9);
-    CHECK(d.platform.disk_of_gpu(1).write_bytes_per_s == 5e9);
-    CHECK(d.platform.disk_of_gpu(1).read_latency_ms == Approx(0.08));
-    CHECK(d.platform.disk_of_gpu(2).read_bytes_per_s == 3e9);
+    const TierSpec disks = d.platform.tiers()[kDiskTier];  // GPU g uses device g mod 2
+    CHECK(disks.device_of(1).write_bytes_per_s == 5e9);
+    CHECK(disks.device_of(1).read_latency_ms == Approx(0.08));
+    CHECK(disks.device_of(2).read_bytes_per_s == 3e9);
     CHECK(d.policy.swap.placement == "lifetime");
     CHECK(std::get<double>(d.policy.swap.placement_params.at("split")) == 20.0);
     CHECK(d.policy.swap.path == "direct");
