@@ -39,8 +39,8 @@ const char* memory_kind_name(MemoryKind kind) {
         case MemoryKind::Activations: return "activations";
         case MemoryKind::Gradients: return "gradients";
         case MemoryKind::Scratch: return "scratch";
-        case MemoryKind::ToDisk: return "in flight to disk";
-        case MemoryKind::FromDisk: return "in flight from disk";
+        case MemoryKind::SwappingOut: return "swapping out";
+        case MemoryKind::SwappingIn: return "swapping in";
         case MemoryKind::Parameters: return "parameters";
         case MemoryKind::OptimizerState: return "optimizer state";
         case MemoryKind::Inputs: return "inputs";
@@ -68,7 +68,7 @@ std::vector<MemoryByKindRow> memory_by_kind(const EventLog& log, const Workload&
         const int t = a.tensors[0];
         double begin = a.start_ms;
         if (!write) {
-            // A read takes its memory when it is issued, before the disk starts on it.
+            // A read takes its memory when it is issued, before the device starts on it.
             const std::vector<double>& times = taken_at[t];
             auto it = std::upper_bound(times.begin(), times.end(), a.start_ms);
             if (it != times.begin()) begin = *std::prev(it);
@@ -87,8 +87,8 @@ std::vector<MemoryByKindRow> memory_by_kind(const EventLog& log, const Workload&
     std::vector<Io> io(static_cast<std::size_t>(tensor_count), Io::None);
     auto kind_of = [&](int t) {
         const auto i = static_cast<std::size_t>(t);
-        if (io[i] == Io::Writing) return MemoryKind::ToDisk;
-        if (io[i] == Io::Reading) return MemoryKind::FromDisk;
+        if (io[i] == Io::Writing) return MemoryKind::SwappingOut;
+        if (io[i] == Io::Reading) return MemoryKind::SwappingIn;
         return base_kind(workload, workload.tensors[i]);
     };
     std::vector<MemoryByKindRow> rows;

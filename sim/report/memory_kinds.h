@@ -6,11 +6,12 @@
 //   activations        outputs of forward operators (op < forward_end)
 //   gradients          outputs of backward operators (op >= forward_end)
 //   scratch            an operator's temporary workspace
-//   to disk / from disk  a tensor while its swap-out is being written, and from the
-//                      moment its swap-in took memory until the read ends
+//   swapping out / in  a tensor while its swap-out is being written, and from the
+//                      moment its swap-in took memory until the read ends, whatever
+//                      tier it goes to or comes from (host RAM, a disk)
 // A workload that says roles (docs/workloads.md, "Roles") fills by role instead, where a
 // tensor has one: parameters, gradients, optimizer state, activations, inputs (the kinds
-// after FromDisk; a tensor of role `other` keeps the rule above).
+// after SwappingIn; a tensor of role `other` keeps the rule above).
 // Aliases hold no memory of their own. Empty when the log has no residency changes.
 #pragma once
 
@@ -24,7 +25,7 @@
 
 namespace memsim {
 
-enum class MemoryKind { Weights, Activations, Gradients, Scratch, ToDisk, FromDisk, Parameters, OptimizerState, Inputs };
+enum class MemoryKind { Weights, Activations, Gradients, Scratch, SwappingOut, SwappingIn, Parameters, OptimizerState, Inputs };
 inline constexpr std::size_t kMemoryKinds = 9;
 
 const char* memory_kind_name(MemoryKind kind);

@@ -80,7 +80,7 @@ TEST_CASE("gantt chromium: evictions, drops and cancelled writes are markers on 
     CHECK(dom.find("<span class=\"mark-count\" data-kind=\"cancel_write\">cancelled writes <b>1</b></span>") != std::string::npos);
     // Memory by kind: all six kinds occur in this run, each an area with a legend entry.
     CHECK(count_matches(dom, std::regex("class=\"kind-area\"")) == 6);
-    for (const char* kind : {"weights / inputs", "activations", "gradients", "scratch", "in flight to disk", "in flight from disk"}) {
+    for (const char* kind : {"weights / inputs", "activations", "gradients", "scratch", "swapping out", "swapping in"}) {
         INFO(kind);
         CHECK(count_matches(dom, std::regex(fmt::format("class=\"memory-legend-item\" data-item=\"{}\"", kind))) == 1);
     }
@@ -110,6 +110,7 @@ TEST_CASE("gantt chromium: hovering says what a bar moves or waits for and highl
     CHECK(probe_value(dom, "drop-hl") == "2 bars 2 marks");
     CHECK(probe_value(dom, "after-leave") == "0 highlighted, focus false");
     // At 2.5 ms: w and x, a2, tmp, and a1 on its way to disk.
-    CHECK(probe_value(dom, "memory") == "weights / inputs 2.93 KiB / activations 3.91 KiB / scratch 500 B / in flight to disk 3.91 KiB");
+    CHECK(probe_value(dom, "memory") ==
+          "weights / inputs 2.93 KiB / activations 3.91 KiB / scratch 500 B / swapping out 3.91 KiB");
     CHECK(probe_value(dom, "overlaps") == "0 ");
 }
