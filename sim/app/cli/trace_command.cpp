@@ -226,7 +226,7 @@ void register_trace_command(CLI::App& app) {
                     // The tracer stops itself at --timeout; memsim's own deadline is the
                     // backstop for a process stuck where Python cannot run its handler.
                     end = run_tracer(argv, opt->timeout_s > 0 ? opt->timeout_s + kGraceS : 0, kGraceS);
-                } catch (const std::runtime_error&) {  // no such interpreter
+                } catch (const TracerNotStarted&) {  // no such interpreter; a pipe or waitpid failure stays an error
                     tried += (tried.empty() ? "" : ", ") + candidate;
                     continue;
                 }

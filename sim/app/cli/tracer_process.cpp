@@ -140,7 +140,7 @@ TracerEnd run_tracer(const std::vector<std::string>& argv, double deadline_s, do
     close(write_end);
     if (started != 0) {
         close(read_end);
-        throw std::runtime_error(fmt::format("cannot start {}: {}", argv[0], std::strerror(started)));
+        throw TracerNotStarted(fmt::format("cannot start {}: {}", argv[0], std::strerror(started)));
     }
 
     TracerEnd end;

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <sys/types.h>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -37,8 +38,11 @@ inline constexpr int kReportFd = 3;
 // Starts argv[0] (looked up in PATH) in a process group of its own with the report pipe
 // on kReportFd and waits for it and its group. A signal noted by a live SignalsNoted (also
 // one noted before the start) is sent to the group, and SIGKILL follows after `grace_s`;
-// so does SIGTERM once `deadline_s` (<= 0: none) has passed. Throws std::runtime_error
-// when it cannot start.
+// so does SIGTERM once `deadline_s` (<= 0: none) has passed. Throws TracerNotStarted when
+// argv[0] cannot be started (no such interpreter), std::runtime_error for other failures.
+struct TracerNotStarted : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
 TracerEnd run_tracer(const std::vector<std::string>& argv, double deadline_s, double grace_s);
 
 }  // namespace memsim::cli
