@@ -1,5 +1,7 @@
 #include "sim/report/run_header.h"
 
+#include <csignal>
+
 #include <fmt/format.h>
 
 #include "models/io/process_end.h"
@@ -60,9 +62,11 @@ std::string recompute_text(const PolicySpec& p, const Summary& summary) {
         text += fmt::format(": {} by {}, no plan of its class under {:.3f} ms",
                             optimal::status_text(detail("optimal_proven"), detail("optimal_gap")),
                             optimal::method_name(detail("optimal_method")), detail("optimal_bound_ms"));
-    if (summary.details.contains("optimal_solver_signal"))
-        text += fmt::format(" (CBC's process was killed by {}: the answer is the best plan known)",
-                            signal_words(static_cast<int>(detail("optimal_solver_signal"))));
+    // SIGXCPU is the planner's own hard stop past the time limit (optimal::hard_stop_s).
+    if (const int signal = static_cast<int>(detail("optimal_solver_signal")); signal == SIGXCPU)
+        text += " (CBC ran past its time limit to its hard stop: the answer is the best plan known)";
+    else if (signal != 0)
+        text += fmt::format(" (CBC's process was killed by {}: the answer is the best plan known)", signal_words(signal));
     return text;
 }
 

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <memory>
 
+#include <fmt/format.h>
+
 #include "models/recompute/optimal/cpu_time.h"
 #include "models/recompute/optimal/solver_process.h"
 
@@ -132,6 +134,8 @@ std::string to_string(MilpStatus s) {
     return "failed";
 }
 
+double hard_stop_s(double limit_s) { return 1.25 * limit_s + 0.25; }
+
 MilpOutcome solve_milp(const Milp& milp, const MilpSolveOptions& options) {
     const int ncols = milp.columns();
     const int nrows = milp.row_count();
@@ -152,10 +156,22 @@ MilpOutcome solve_milp(const Milp& milp, const MilpSolveOptions& options) {
     std::vector<double> col_lower(milp.col_lower), col_upper(milp.col_upper), row_lower(milp.row_lower), row_upper(milp.row_upper);
     for (auto* v : {&col_lower, &col_upper, &row_lower, &row_upper})
         for (double& x : *v) x = finite(x);
-    if (options.relax)
-        return solve_in_child(
-            [&] { return solve_relaxation(milp, options, start, index, value, col_lower, col_upper, row_lower, row_upper); });
-    return solve_in_child([&] { return solve_with_cbc(milp, options, start, index, value, col_lower, col_upper, row_lower, row_upper); });
+    const double stop_s = hard_stop_s(options.time_limit_s);
+    MilpOutcome out = solve_in_child(
+        [&] {
+            return options.relax
+                       ? solve_relaxation(milp, options, start, index, value, col_lower, col_upper, row_lower, row_upper)
+                       : solve_with_cbc(milp, options, start, index, value, col_lower, col_upper, row_lower, row_upper);
+        },
+        stop_s);
+    if (out.hit_deadline) {
+        out.hit_time_limit = true;
+        out.failure = fmt::format(
+            "{} was ended at its hard stop, {:g} s of CPU (it checks its limit only between the "
+            "steps of its search)",
+            options.relax ? "CLP" : "CBC", stop_s);
+    }
+    return out;
 }
 
 }  // namespace memsim::optimal

@@ -54,8 +54,10 @@ void solve_with_milp(const RematProblem& p, const OptimalOptions& options, const
             r.reason = "CBC's solution exceeds the budget when measured exactly (solver tolerance); the best candidate is kept";
     }
     // Without a solution, or without CBC's own bound (its process died), the relaxation
-    // still bounds the optimum, and its rounding may give a plan.
-    const bool crashed = out.status == MilpStatus::Failed && !out.failure.empty();
+    // still bounds the optimum, and its rounding may give a plan. CBC ended at its hard
+    // stop past the time limit (cbc_solver.h) is a time limit coming first, not a crash:
+    // with a plan known, the time is spent and the bound is the compute time.
+    const bool crashed = out.status == MilpStatus::Failed && !out.failure.empty() && !out.hit_deadline;
     std::optional<double> relaxation_bound;
     if ((out.solution.empty() && r.plan.empty()) || crashed) {
         MilpSolveOptions relax = solve;
@@ -71,11 +73,14 @@ void solve_with_milp(const RematProblem& p, const OptimalOptions& options, const
     }
     if (out.status == MilpStatus::Optimal) {
         r.bound_ms = r.compute_ms + out.objective;
-    } else if (crashed) {
+    } else if (crashed || out.hit_deadline) {
         r.solver_killed_by = out.killed_by;
         r.bound_ms = r.compute_ms + relaxation_bound.value_or(0.0);
-        r.reason = fmt::format("CBC stopped: {}; the best plan known is kept, the bound is {}", out.failure,
-                               relaxation_bound ? "the linear relaxation's" : "the compute time");
+        const char* bound = relaxation_bound ? "the linear relaxation's" : "the compute time";
+        if (crashed) r.reason = fmt::format("CBC stopped: {}; the best plan known is kept, the bound is {}", out.failure, bound);
+        else if (r.reason.empty())
+            r.reason = fmt::format("CBC's time limit of {:g} s (CPU) came first: {}; the bound is {}", options.time_limit_s,
+                                   out.failure, bound);
     } else {
         r.bound_ms = r.compute_ms + std::max(0.0, out.bound);
         if (out.status == MilpStatus::Failed) r.reason = "CBC gave up (numerical difficulties); the bound is CBC's last";

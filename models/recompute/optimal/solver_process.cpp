@@ -3,9 +3,11 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
@@ -74,9 +76,26 @@ MilpOutcome failed(std::string why) {
     return out;
 }
 
+// Arms a one-shot timer on this process's CPU clock that sends SIGXCPU (default action:
+// the process ends) once `seconds` of CPU are used. Without a timer (none left to make)
+// the solver's own limit still applies.
+void arm_cpu_deadline(double seconds) {
+    sigevent event{};
+    event.sigev_notify = SIGEV_SIGNAL;
+    event.sigev_signo = SIGXCPU;
+    timer_t timer{};
+    if (::timer_create(CLOCK_PROCESS_CPUTIME_ID, &event, &timer) != 0) return;
+    itimerspec when{};
+    const double whole = std::floor(seconds);
+    when.it_value.tv_sec = static_cast<time_t>(whole);
+    when.it_value.tv_nsec = static_cast<long>((seconds - whole) * 1e9);
+    if (when.it_value.tv_sec == 0 && when.it_value.tv_nsec == 0) when.it_value.tv_nsec = 1;
+    ::timer_settime(timer, 0, &when, nullptr);
+}
+
 }  // namespace
 
-MilpOutcome solve_in_child(const std::function<MilpOutcome()>& solve) {
+MilpOutcome solve_in_child(const std::function<MilpOutcome()>& solve, double cpu_deadline_s) {
     int pipe_fd[2];
     if (::pipe(pipe_fd) != 0) return failed(fmt::format("cannot start the solver's process: {}", std::strerror(errno)));
     // Nothing buffered may be written twice, by the child and again by this process.
@@ -91,7 +110,11 @@ MilpOutcome solve_in_child(const std::function<MilpOutcome()>& solve) {
         // A crash in the solver ends this process by its signal, which the parent reports;
         // the handlers inherited from the parent (a test framework's crash report, Python's
         // faulthandler in the module) would describe the parent's state, not the solver's.
-        for (const int signum : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) std::signal(signum, SIG_DFL);
+        for (const int signum : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGXCPU}) std::signal(signum, SIG_DFL);
+        // A solver that dies leaves no core file in the user's folder.
+        const rlimit no_core{0, 0};
+        ::setrlimit(RLIMIT_CORE, &no_core);
+        if (cpu_deadline_s > 0) arm_cpu_deadline(cpu_deadline_s);
         ::close(pipe_fd[0]);
         int code = 1;
         try {
@@ -124,6 +147,7 @@ MilpOutcome solve_in_child(const std::function<MilpOutcome()>& solve) {
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && decode(bytes, out)) return out;
     out = failed(fmt::format("the solver's process ended without an answer: {}", process_end(status)));
     if (WIFSIGNALED(status)) out.killed_by = WTERMSIG(status);
+    out.hit_deadline = cpu_deadline_s > 0 && out.killed_by == SIGXCPU;
     out.seconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
                   1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
     return out;

@@ -4,6 +4,9 @@
 // (docs/optimal.md, "When the solver fails"). The child sends its MilpOutcome back
 // through a pipe; a child that dies, or ends without one, gives a Failed outcome whose
 // `failure` says how it ended. The child dies with this process (PR_SET_PDEATHSIG).
+// With a CPU deadline (seconds > 0) the child is ended by SIGXCPU once it has used that
+// much CPU: a hard stop for a solver that checks its own time limit only now and then
+// (CBC, inside its preprocessing: docs/optimal.md); the outcome then has hit_deadline.
 #pragma once
 
 #include <functional>
@@ -12,6 +15,6 @@
 
 namespace memsim::optimal {
 
-MilpOutcome solve_in_child(const std::function<MilpOutcome()>& solve);
+MilpOutcome solve_in_child(const std::function<MilpOutcome()>& solve, double cpu_deadline_s = 0);
 
 }  // namespace memsim::optimal

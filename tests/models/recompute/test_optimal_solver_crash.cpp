@@ -70,6 +70,32 @@ TEST_CASE("optimal solver crash: the solver's process dies by its signal whateve
     CHECK(out.failure == "the solver's process ended without an answer: killed by signal 11 (SIGSEGV)");
 }
 
+TEST_CASE("optimal solver crash: a solver past its CPU deadline is ended by SIGXCPU, with the CPU it used") {
+    const MilpOutcome out = solve_in_child(
+        [] {
+            volatile double x = 0;
+            for (;;) x = x + 1;  // a solver that never checks its time limit
+            return MilpOutcome{};
+        },
+        0.2);
+    CHECK(out.status == MilpStatus::Failed);
+    CHECK(out.hit_deadline);
+    CHECK(out.killed_by == SIGXCPU);
+    CHECK(out.failure == "the solver's process ended without an answer: killed by signal 24 (SIGXCPU)");
+    CHECK(out.seconds >= 0.2);
+    CHECK(out.seconds < 1.0);
+    // A solver within its deadline is not affected.
+    const MilpOutcome quick = solve_in_child(
+        [] {
+            MilpOutcome done;
+            done.status = MilpStatus::Optimal;
+            return done;
+        },
+        0.2);
+    CHECK(quick.status == MilpStatus::Optimal);
+    CHECK_FALSE(quick.hit_deadline);
+}
+
 TEST_CASE("optimal solver crash: a solver that throws is a failed outcome with its exit code") {
     const MilpOutcome out = solve_in_child([]() -> MilpOutcome { throw std::runtime_error("no"); });
     CHECK(out.status == MilpStatus::Failed);
@@ -158,6 +184,8 @@ TEST_CASE("optimal solver crash: CBC over a grid of sizes, budgets and time limi
         // A proof is claimed only within the limit: CBC stopped in its preprocessing said
         // "optimal" here at 0.3 s (3.2 s of CPU) where 2 s leaves a gap of 0.5-1%.
         if (r.status == OptimalStatus::Optimal) CHECK(r.solve_seconds < cell.limit_s);
+        // CBC, then (stopped without an answer) CLP for the bound: each ended at its hard stop.
+        CHECK(r.solve_seconds <= 2 * hard_stop_s(cell.limit_s) + 0.05);
         CHECK(r.status != OptimalStatus::Infeasible);  // every cell has a heuristic's plan
         if (r.reason.rfind("CBC stopped", 0) == 0) ++stopped;
     }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -67,6 +68,24 @@ TEST_CASE("optimal solver crash: the run's header says that CBC's process was ki
             CHECK(value == fmt::format("planner optimal: optimal by chain dp, no plan of its class under {:.3f} ms (CBC's "
                                        "process was killed by signal 11 (SIGSEGV): the answer is the best plan known)",
                                        r.summary.details.at("optimal_bound_ms")));
+}
+
+TEST_CASE("optimal: CBC past its time limit is ended at its hard stop, and the run says so") {
+    // CBC spends 2 s of CPU or more in its preprocessing of this program (18,037 columns),
+    // where it does not check its limit; the hard stop is 1.25 x 20 ms + 0.25 s of CPU.
+    const Scenario s = scenario("{synthetic: branching, n: 40}", 0.6, "{planner: optimal, time_limit: 20ms}");
+    const Workload w = load_workload(s);
+    const RunResult r = run_simulation(s, w);
+    REQUIRE(r.summary.status == "ok");
+    CHECK(r.summary.details.at("optimal_solver_signal") == SIGXCPU);
+    CHECK(r.summary.details.at("optimal_proven") == 0.0);
+    // The best candidate's plan, and the compute time as the bound (no relaxation after the stop).
+    CHECK(r.summary.details.at("optimal_objective_ms") == r.summary.details.at("optimal_incumbent_ms"));
+    CHECK(r.summary.details.at("optimal_bound_ms") == Approx(r.summary.compute_ms).epsilon(1e-12));
+    for (const auto& [name, value] : run_header(s, w, r.summary).settings)
+        if (name == "recompute")
+            CHECK_THAT(value,
+                       Catch::EndsWith("(CBC ran past its time limit to its hard stop: the answer is the best plan known)"));
 }
 
 TEST_CASE("optimal: the heuristic runs become candidates with one per heuristic that finished") {
