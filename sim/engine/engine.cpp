@@ -274,6 +274,7 @@ void node_log(EventLog& log, std::vector<RunResult>& gpus, const HostTier& host,
 }  // namespace
 
 RunResult simulate(const Workload& given, const EngineConfig& config, const ExecPlan& plan) {
+    const ActorThreadsOnOneCpu one_cpu;
     HostTier host(config.platform);
     // Built once for the run: every GPU's engine parts and the usage meter share it.
     const SimPlatform platform = build_platform(config.platform);

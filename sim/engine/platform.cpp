@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -233,6 +235,26 @@ void load_node(SimPlatform& p, const PlatformSpec& spec) {
 }
 
 }  // namespace
+
+#ifdef MEMSIM_SANITIZE
+ActorThreadsOnOneCpu::ActorThreadsOnOneCpu() {
+    cpu_set_t mask;
+    const int cpu = sched_getcpu();
+    if (cpu < 0 || pthread_getaffinity_np(pthread_self(), sizeof mask, &mask) != 0) return;
+    before_.assign(reinterpret_cast<const unsigned char*>(&mask), reinterpret_cast<const unsigned char*>(&mask) + sizeof mask);
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    pinned_ = pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0;
+}
+
+ActorThreadsOnOneCpu::~ActorThreadsOnOneCpu() {
+    if (pinned_) pthread_setaffinity_np(pthread_self(), before_.size(), reinterpret_cast<const cpu_set_t*>(before_.data()));
+}
+#else
+ActorThreadsOnOneCpu::ActorThreadsOnOneCpu() = default;
+ActorThreadsOnOneCpu::~ActorThreadsOnOneCpu() = default;
+#endif
 
 SimPlatform build_platform(const PlatformSpec& spec) {
     // One Engine per process (SimGrid aborts on a second one): created on first use and

@@ -4,6 +4,9 @@
 // thrash; hybrid swap-or-drop; properties.
 #include <catch2/catch.hpp>
 
+#include <pthread.h>
+#include <sched.h>
+
 #include <fmt/format.h>
 
 #include "models/workload/synthetic.h"
@@ -302,4 +305,18 @@ TEST_CASE("recompute engine: a released constant stays resident so what was comp
         CHECK(r.summary.time_ms == Approx(5.0).epsilon(1e-12));
         CHECK(r.summary.live_peak_bytes == 26);
     }
+}
+
+// Sanitized builds keep SimGrid's actor threads on one CPU while a run lasts (platform.h,
+// ActorThreadsOnOneCpu); the thread that ran it gets its CPUs back, so that what it starts
+// later (a sweep's processes, the next run) is not confined to that CPU.
+TEST_CASE("recompute engine: a run leaves the calling thread's CPU affinity as it found it") {
+    cpu_set_t before;
+    REQUIRE(pthread_getaffinity_np(pthread_self(), sizeof before, &before) == 0);
+    const RunResult r = run_heuristic(four_candidates(), 15, "dtr");
+    REQUIRE(r.summary.status == "ok");
+    cpu_set_t after;
+    REQUIRE(pthread_getaffinity_np(pthread_self(), sizeof after, &after) == 0);
+    CHECK(CPU_EQUAL(&before, &after));
+    CHECK(CPU_COUNT(&after) == CPU_COUNT(&before));
 }
