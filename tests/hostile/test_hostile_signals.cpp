@@ -55,8 +55,12 @@ std::vector<pid_t> children_of(pid_t parent) {
     for (const auto& e : fs::directory_iterator("/proc")) {
         const std::string name = e.path().filename().string();
         if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-        std::ifstream in(e.path() / "stat");
-        const std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        // Read with stdio: a process that ends between the open and the read fails the read
+        // with ESRCH, which std::filebuf reports by throwing (seen under ctest -j2).
+        std::string stat(512, '\0');
+        std::FILE* f = std::fopen((e.path() / "stat").c_str(), "r");
+        stat.resize(f ? std::fread(stat.data(), 1, stat.size(), f) : 0);
+        if (f) std::fclose(f);
         const std::size_t end = stat.rfind(')');
         char state = 0;
         long ppid = 0;
