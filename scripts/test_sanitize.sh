@@ -7,11 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-# -O1 with line tables (-g1: reports still name the function, file and line): the tests ran
-# in 40% of their -O0 CPU time (the eviction-index test: 27 s of user CPU against 78 s),
-# for 15% more compile time (docs/performance.md, "The sanitizer suite").
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" -DMEMSIM_SANITIZE=ON \
-  "${launcher[@]}" >/dev/null
+# Debug: the tests at -O0 -g, the layers at -O1 -g1 (CMakeLists.txt, memsim_layer).
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DMEMSIM_SANITIZE=ON "${launcher[@]}" >/dev/null
 cmake --build build-asan -j"$(nproc)"
 args=(--test-dir build-asan --output-on-failure -j"$(nproc)")
 # Tests that run only Python (the tracer in-process: label python_only) have no native

@@ -8,7 +8,6 @@
 # matches no test. Refresh the list from a run's output when a long test is added.
 set(MEMSIM_TEST_COSTS
   "trace: tools.trace.tests.test_slow.EveryModelTraces" 36
-  "optimal solver crash: CBC over a grid of sizes, budgets and time limits answers in every cell" 26
   "readme: every command block runs as written" 26
   "optimal: never slower than any heuristic on the shared DTR logs" 19
   "optimal: on every shipped workload the engine replays the plan in the time the program predicts and within the budget" 16
@@ -19,6 +18,7 @@ set(MEMSIM_TEST_COSTS
   "reference runtime on the shared DTR logs: published table and end-of-log requests, inceptionv4" 11
   "storages and views: every swap policy reads back what a later operator reads through a view, on the DTR logs" 11
   "trace: tools.trace.tests.test_training_step" 10
+  "optimal solver crash: CBC over a grid of sizes, budgets and time limits answers in every cell" 9
   "trace: tools.trace.tests.test_memsim_replay.TracedTrainingSteps" 9
   "python: tests/python/test_api.py" 8
   "reference runtime on the shared DTR logs: published table and end-of-log requests, tv_densenet121" 8
@@ -29,7 +29,6 @@ set(MEMSIM_TEST_COSTS
   "trace: tools.trace.tests.test_tracer" 6
   "python: tests/python/test_trace.py" 6
   "gantt chromium: no overlapping text in the shipped scenarios' charts at default and zoomed views" 6
-  "plots read right chromium: disks swept as maps are named by their platform files and leave room for the plot" 6
   "gantt chromium: no overlapping text in the shipped prefetch_timing and swap_vs_recompute charts" 6
   "published DTR table, inceptionv4" 5
   "plots read right chromium: compare draws every run in ranking order, the variants a family's best stands for too" 5
@@ -40,6 +39,7 @@ set(MEMSIM_TEST_COSTS
   "trace: tools.trace.tests.test_memsim_replay.TracedTinyNetwork" 4
   "torch snapshot: tests/torch_snapshot/test_torch_snapshot.py" 4
   "gantt chromium: no overlapping text on a node's page (host RAM chart, node lanes, GPU selector)" 4
+  "plots read right chromium: disks swept as maps are named by their platform files and leave room for the plot" 3
   "plots read right chromium: a one-line ratio plot names the ratio and the peak ratio against the budget draws y = x" 3
   "gantt chromium: no overlapping text for MobilenetV2 under dtr at 60%" 3
   "plots read right chromium: compare's plots rank the policies by label and use the cross only for failures" 3
