@@ -1,5 +1,6 @@
 # Each long test's cost for ctest's scheduler: seconds of one run, measured with
-# `ctest --test-dir build -j2` on the 2-core machine (docs/testing.md, "Test costs").
+# `ctest --test-dir build -j2` on the 2-core machine (docs/performance.md, "The suite on a
+# second machine").
 # ctest starts the costliest tests first when it knows their costs, but its own record
 # of them (Testing/Temporary/CTestCostData.txt) is one line per test split at spaces,
 # and every name here has spaces: it never read one back, so a 60-second test could
