@@ -8,7 +8,6 @@
 #include <string>
 
 #include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -238,10 +237,8 @@ void load_node(SimPlatform& p, const PlatformSpec& spec) {
 
 #ifdef MEMSIM_SANITIZE
 ActorThreadsOnOneCpu::ActorThreadsOnOneCpu() {
-    cpu_set_t mask;
     const int cpu = sched_getcpu();
-    if (cpu < 0 || pthread_getaffinity_np(pthread_self(), sizeof mask, &mask) != 0) return;
-    before_.assign(reinterpret_cast<const unsigned char*>(&mask), reinterpret_cast<const unsigned char*>(&mask) + sizeof mask);
+    if (cpu < 0 || pthread_getaffinity_np(pthread_self(), sizeof before_, &before_) != 0) return;
     cpu_set_t one;
     CPU_ZERO(&one);
     CPU_SET(cpu, &one);
@@ -249,7 +246,7 @@ ActorThreadsOnOneCpu::ActorThreadsOnOneCpu() {
 }
 
 ActorThreadsOnOneCpu::~ActorThreadsOnOneCpu() {
-    if (pinned_) pthread_setaffinity_np(pthread_self(), before_.size(), reinterpret_cast<const cpu_set_t*>(before_.data()));
+    if (pinned_) pthread_setaffinity_np(pthread_self(), sizeof before_, &before_);
 }
 #else
 ActorThreadsOnOneCpu::ActorThreadsOnOneCpu() = default;

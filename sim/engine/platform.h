@@ -12,6 +12,8 @@
 // names (docs/tiers.md, "A platform file"); pcie_links and switch_links stay empty.
 #pragma once
 
+#include <sched.h>
+
 #include <vector>
 
 #include <simgrid/s4u.hpp>
@@ -65,7 +67,7 @@ public:
 
 private:
     bool pinned_ = false;
-    std::vector<unsigned char> before_;  // the thread's cpu_set_t, as it was
+    cpu_set_t before_{};  // the thread's CPUs, as they were
 };
 
 }  // namespace memsim
