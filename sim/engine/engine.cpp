@@ -60,9 +60,8 @@ public:
                        ? std::make_unique<HostOptimizer>(platform, usage, host, *c.platform.host_cpu, *offload, gpu, clock_, log_)
                        : nullptr),
           rank_(collectives ? std::make_unique<RankCollectives>(*collectives, *step, gpu, clock_, offload_.get()) : nullptr),
-          ctx_{w,    plan,  c,     platform_, log_,  *rules_, clock_, tensors_, io_,
+          ctx_{w,    plan,  c,      platform_, log_,  *rules_, clock_, tensors_, io_,
                host, usage, queue_, memory_,   view_, swap_,   gpu_,   gpu,      rank_.get()},
-          host_(host),
           clock_(log_),
           tensors_(w, plan, c.platform.gpu_speed_scale),
           io_(ctx_),
@@ -224,8 +223,7 @@ private:
     std::unique_ptr<SemanticsRules> rules_;  // keeps ctx_, built just after it
     std::unique_ptr<HostOptimizer> offload_;  // keeps clock_ and log_, built after it
     std::unique_ptr<RankCollectives> rank_;   // keeps clock_, built after it
-    EngineContext ctx_;  // refers to the parts below, built after it in this order
-    HostTier& host_;
+    EngineContext ctx_;                       // refers to the parts below, built after it in this order
     Clock clock_;
     TensorTable tensors_;
     SwapIo io_;

@@ -116,7 +116,7 @@ TEST_CASE("torch_caching in the engine: out of memory ends with PyTorch's figure
     CHECK(std::string(r.log.allocator_events.back().event.action) == "oom");
 }
 
-TEST_CASE("torch_caching's gantt.html in headless Chromium: reserved and allocated curves") {
+TEST_CASE("torch_caching's gantt.html in headless Chromium: reserved and allocated curves", "[chromium]") {
     const std::filesystem::path dir = test::fresh_dir("memsim_test_torch_gantt");
     Scenario s = parse_scenario(fmt::format("name: torch\nworkload: {{dtr_log: {}}}\npolicy: {{allocator: torch_caching}}\n"
                                             "output: {{gantt: true, torch_snapshot: true}}\n",

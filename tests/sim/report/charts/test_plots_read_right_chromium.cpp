@@ -68,7 +68,7 @@ std::string probe_text(const std::string& dom) {
 
 }  // namespace
 
-TEST_CASE("plots read right chromium: find's plot has readable ticks in MB/s and rings the answer") {
+TEST_CASE("plots read right chromium: find's plot has readable ticks in MB/s and rings the answer", "[chromium]") {
     const fs::path dir = fresh_dir("read_find");
     // The threshold scenarios/disk_speed_whatif.yaml's description asks for.
     const Outcome o = run_memsim("find scenarios/disk_speed_whatif.yaml --vary platform.disk.bandwidth --range 5MB/s..2GB/s "
@@ -103,7 +103,8 @@ TEST_CASE("plots read right chromium: find's plot has readable ticks in MB/s and
                                                                   "platform.disk.bandwidth = " + answer[1].str()));
 }
 
-TEST_CASE("plots read right chromium: compare's plots rank the policies by label and use the cross only for failures") {
+TEST_CASE("plots read right chromium: compare's plots rank the policies by label and use the cross only for failures",
+          "[chromium]") {
     const fs::path dir = fresh_dir("read_compare");
     // ResNet-18 b2 at 70%: twelve policies fit, four run out of memory (constants are 36% of its peak).
     const Outcome o = run_memsim("compare scenarios/traced_resnet18_b2.yaml --set platform.memory.budget_ratio=0.7 -j 2 --out " +
@@ -152,7 +153,8 @@ TEST_CASE("plots read right chromium: compare's plots rank the policies by label
     CHECK_THAT(probe_value(pareto, "ticks"), Catch::StartsWith("0 | 20 | 40"));
 }
 
-TEST_CASE("plots read right chromium: compare draws every run in ranking order, the variants a family's best stands for too") {
+TEST_CASE("plots read right chromium: compare draws every run in ranking order, the variants a family's best stands for too",
+          "[chromium]") {
     const fs::path dir = fresh_dir("read_compare_all");
     // The traced MobileNetV2 at 60%: all three async prefetch rules finish (the table shows
     // the best, prefetch budget, 11th), no policy and capuchin run out of memory.
@@ -175,7 +177,8 @@ TEST_CASE("plots read right chromium: compare draws every run in ranking order, 
     }
 }
 
-TEST_CASE("plots read right chromium: a one-line ratio plot names the ratio and the peak ratio against the budget draws y = x") {
+TEST_CASE("plots read right chromium: a one-line ratio plot names the ratio and the peak ratio against the budget draws y = x",
+          "[chromium]") {
     const fs::path dir = fresh_dir("read_ratio");
     std::ofstream(dir / "ratio.yaml") << "name: ratio\n"
                                          "workload: {dtr_log: examples/traced/mobilenet_v2_b8.log}\n"
@@ -198,7 +201,8 @@ TEST_CASE("plots read right chromium: a one-line ratio plot names the ratio and 
     CHECK(probe_value(peak, "overlaps") == "0");
 }
 
-TEST_CASE("plots read right chromium: disks swept as maps are named by their platform files and leave room for the plot") {
+TEST_CASE("plots read right chromium: disks swept as maps are named by their platform files and leave room for the plot",
+          "[chromium]") {
     const fs::path dir = fresh_dir("read_disks");
     // The shipped scenario's sweep without its 20% budget, where dtr's four points thrash
     // until they run out of memory (1.5 s each here, a minute under the sanitizers): the
