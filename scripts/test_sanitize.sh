@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 # clang (Debian's clang-14, which scripts/setup.sh installs for the fuzz targets) compiles
-# this build in about 0.65x GCC's CPU (docs/performance.md, "The sanitizer suite"); GCC
+# this build in about 0.65x GCC's CPU (docs/performance.md, "The sanitizer build with
+# clang"); GCC
 # where clang is missing. A build-asan configured with the other compiler starts over.
 compiler=()
 if command -v clang++-14 >/dev/null; then
@@ -28,9 +29,9 @@ cmake --build build-asan -j"$(nproc)"
 args=(--test-dir build-asan --output-on-failure -j"$(nproc)")
 # Tests that run only Python (the tracer in-process: label python_only) have no native
 # code for the sanitizers to watch; they run in the plain suite. So do the browser tests
-# (label browser): their time is headless Chromium's, 123 s of this suite's 929 s of test
-# time, and the page writers they drive run here in the tests that read the pages
-# without a browser.
+# (label browser): their time is headless Chromium's (123 s of this suite's 929 s of test
+# time in a GCC build), and the page writers they drive run here in the tests that read
+# the pages without a browser.
 leave_out="python_only|browser"
 [ -d ../shared/profiles ] || leave_out="$leave_out|shared"
 args+=(-LE "^($leave_out)\$")
