@@ -14,6 +14,9 @@ packages=(build-essential cmake ninja-build pkg-config
           hyperfine  # repeated timings with warm-up and statistics for scripts/bench.sh
           parallel   # GNU parallel: the README's scale-out recipe runs a sweep's jobs.txt with it
           python3-torch python3-torchvision  # memsim trace (tools/trace) runs them with /usr/bin/python3
+          # Debian's torch calls BLAS through libblas.so.3: without this, the reference BLAS,
+          # and a traced ViT's matrix products run 4x slower (docs/tracing.md, "BLAS")
+          libopenblas0-openmp
           clang-14 libfuzzer-14-dev          # scripts/fuzz.sh: the libFuzzer targets (docs/fuzzing.md)
           clang-format                       # scripts/check_format.sh (CI): changed lines follow .clang-format
           # the Python package (docs/python.md): its module, its tests and the example notebook
