@@ -1,0 +1,27 @@
+// The ctest script of the test binary's cases (support/batch_main.cpp): the cases of
+// each test file in batches, each batch one ctest test whose process forks a child per
+// case; the cases named in a list (the long ones of tests/test_costs.cmake, which
+// ctest starts first) one ctest test each, under their own names.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace memsim::test {
+
+struct ScheduledCase {
+    std::string file;  // the source file of its TEST_CASE (absolute, as __FILE__ has it)
+    std::string name;
+};
+
+// At most this many cases of one file to a batch: more batches spread over ctest -j's
+// slots, fewer start fewer processes.
+inline constexpr std::size_t kCasesPerBatch = 12;
+
+// Writes `out_cmake` (add_test and set_tests_properties lines) and the batches' name
+// files under `batch_dir` (emptied first). `individual` is a file of case names, one
+// per line, that get a ctest test of their own. Returns main's exit code.
+int write_ctest_batches(const std::vector<ScheduledCase>& cases, const std::string& individual, const std::string& out_cmake,
+                        const std::string& batch_dir);
+
+}  // namespace memsim::test
