@@ -11,25 +11,37 @@ void add_unique(std::vector<TensorId>& list, TensorId t) {
     if (std::find(list.begin(), list.end(), t) == list.end()) list.push_back(t);
 }
 
+Adjacency flattened(const std::vector<std::vector<TensorId>>& lists) {
+    Adjacency a;
+    a.offsets.reserve(lists.size() + 1);
+    a.offsets.push_back(0);
+    for (const std::vector<TensorId>& list : lists) {
+        a.items.insert(a.items.end(), list.begin(), list.end());
+        a.offsets.push_back(static_cast<std::uint32_t>(a.items.size()));
+    }
+    return a;
+}
+
 }  // namespace
 
 TensorGraph build_tensor_graph(const Workload& w) {
     const auto n = w.tensors.size();
     TensorGraph g;
     g.storage_of = storage_map(w);
-    g.parents.assign(n, {});
-    g.children.assign(n, {});
+    std::vector<std::vector<TensorId>> parents(n), children(n);
     for (const Op& op : w.ops) {
         for (TensorId out : op.outputs) {
             const TensorId so = g.storage_of[out];
             for (TensorId in : op.inputs) {
                 const TensorId si = g.storage_of[in];
                 if (si == so) continue;
-                add_unique(g.parents[so], si);
-                add_unique(g.children[si], so);
+                add_unique(parents[so], si);
+                add_unique(children[si], so);
             }
         }
     }
+    g.parents = flattened(parents);
+    g.children = flattened(children);
     return g;
 }
 
@@ -54,51 +66,44 @@ std::uint32_t new_walk(const TensorGraph& g) {
 
 }  // namespace
 
-double evicted_region_cost(const EvictionView& view, const TensorGraph& g, TensorId s, bool forward, bool backward) {
-    double cost = 0.0;
-    std::uint32_t epoch = new_walk(g);
+namespace {
+
+// Adds to `cost` the compute cost of the evicted storages reachable from `s` through
+// evicted storages along `next`, in the order of a depth-first walk.
+void add_region_cost(const EvictionView& view, const TensorGraph& g, TensorId s, const Adjacency& next, double& cost) {
+    const std::uint32_t epoch = new_walk(g);
     std::vector<std::uint32_t>& mark = g.visit_mark;
+    std::vector<TensorId>& stack = g.walk_stack;
     mark[s] = epoch;
-    std::vector<TensorId> stack{s};
+    stack.assign(1, s);
     while (!stack.empty()) {
         const TensorId cur = stack.back();
         stack.pop_back();
-        auto visit = [&](const std::vector<TensorId>& next) {
-            for (TensorId u : next) {
-                if (mark[u] == epoch || !view.evicted(u)) continue;
-                mark[u] = epoch;
-                cost += view.compute_cost_ms(u);
-                stack.push_back(u);
-            }
-        };
-        // Forward and backward regions are walked separately (a forward region never
-        // turns back), as the DTR runtime's two regions do.
-        if (forward) visit(g.children[cur]);
-        if (backward && !forward) visit(g.parents[cur]);
-    }
-    if (forward && backward) {
-        epoch = new_walk(g);
-        mark[s] = epoch;
-        stack.assign(1, s);
-        while (!stack.empty()) {
-            const TensorId cur = stack.back();
-            stack.pop_back();
-            for (TensorId u : g.parents[cur]) {
-                if (mark[u] == epoch || !view.evicted(u)) continue;
-                mark[u] = epoch;
-                cost += view.compute_cost_ms(u);
-                stack.push_back(u);
-            }
+        for (TensorId u : next.of(cur)) {
+            if (mark[u] == epoch || !view.evicted(u)) continue;
+            mark[u] = epoch;
+            cost += view.compute_cost_ms(u);
+            stack.push_back(u);
         }
     }
+}
+
+}  // namespace
+
+double evicted_region_cost(const EvictionView& view, const TensorGraph& g, TensorId s, bool forward, bool backward) {
+    // Forward and backward regions are walked separately (a forward region never turns
+    // back), as the DTR runtime's two regions do.
+    double cost = 0.0;
+    if (forward) add_region_cost(view, g, s, g.children, cost);
+    if (backward) add_region_cost(view, g, s, g.parents, cost);
     return cost;
 }
 
 std::vector<TensorId> evicted_neighbours(const EvictionView& view, const TensorGraph& g, TensorId s) {
     std::vector<TensorId> out;
-    for (TensorId u : g.parents[s])
+    for (TensorId u : g.parents.of(s))
         if (u != s && view.evicted(u)) add_unique(out, u);
-    for (TensorId u : g.children[s])
+    for (TensorId u : g.children.of(s))
         if (u != s && view.evicted(u)) add_unique(out, u);
     return out;
 }

@@ -6,16 +6,29 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "models/recompute/eviction_heuristic.h"
 
 namespace memsim {
 
+// A storage's neighbours in one flat array (offsets[s] .. offsets[s + 1]): the walks of
+// evicted_region_cost read them one storage after another, and a vector per storage put
+// each list in a heap block of its own (the DTR reference runtime on the lstm log spent
+// most of its time waiting for them).
+struct Adjacency {
+    std::vector<std::uint32_t> offsets;
+    std::vector<TensorId> items;
+    [[nodiscard]] std::span<const TensorId> of(TensorId s) const {
+        return {items.data() + offsets[static_cast<std::size_t>(s)], items.data() + offsets[static_cast<std::size_t>(s) + 1]};
+    }
+};
+
 struct TensorGraph {
-    std::vector<TensorId> storage_of;              // tensor -> root of its alias chain
-    std::vector<std::vector<TensorId>> parents;    // storage -> storages of its producers' inputs
-    std::vector<std::vector<TensorId>> children;   // storage -> storages produced by its consumers
+    std::vector<TensorId> storage_of;  // tensor -> root of its alias chain
+    Adjacency parents;                 // storage -> storages of its producers' inputs
+    Adjacency children;                // storage -> storages produced by its consumers
 
     // Scratch of evicted_region_cost, kept between calls: a walk marks what it visited
     // with a fresh epoch instead of clearing an array of every storage, so scoring one
@@ -23,6 +36,7 @@ struct TensorGraph {
     // per eviction).
     mutable std::vector<std::uint32_t> visit_mark;
     mutable std::uint32_t visit_epoch = 0;
+    mutable std::vector<TensorId> walk_stack;
 };
 
 TensorGraph build_tensor_graph(const Workload& w);

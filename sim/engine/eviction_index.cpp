@@ -60,7 +60,7 @@ void EvictionIndex::walk_from(TensorId s, bool backward) {
     while (!stack.empty()) {
         const TensorId cur = stack.back();
         stack.pop_back();
-        for (TensorId u : backward ? graph_->parents[static_cast<std::size_t>(cur)] : graph_->children[static_cast<std::size_t>(cur)]) {
+        for (TensorId u : (backward ? graph_->parents : graph_->children).of(cur)) {
             if (walk_mark_[static_cast<std::size_t>(u)] == epoch) continue;
             walk_mark_[static_cast<std::size_t>(u)] = epoch;
             if (view_.evicted(u)) stack.push_back(u);
