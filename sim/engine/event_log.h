@@ -66,7 +66,7 @@ inline bool is_resource_lane(const LaneKey& key) {
 
 // Instant events (no duration): a decision the memory manager took at one moment.
 namespace mark {
-inline constexpr const char* kEvictToDisk = "evict_to_disk";  // a tensor chosen to leave memory through a write
+inline constexpr const char* kEvictToDisk = "evict_to_disk";  // a tensor chosen to leave memory through a write (to its tier)
 inline constexpr const char* kDrop = "drop";                  // a tensor freed to be recomputed later
 inline constexpr const char* kCancelWrite = "cancel_write";   // a queued swap-out dropped: its tensor was needed
 }  // namespace mark
@@ -105,6 +105,7 @@ struct Mark {
     int tensor = -1;
     std::uint64_t bytes = 0;
     int gpu = 0;
+    TierId tier = kNoTier;  // where an evicted tensor was written (evict_to_disk)
 };
 
 // A tensor's memory taken (resident = true) or given back: with the workload's tensor
@@ -197,9 +198,9 @@ struct EventLog {
         a.label = labels.keep(a.label);
         activities.push_back(std::move(a));
     }
-    void mark(std::string kind, double time_ms, int op, int tensor, std::uint64_t bytes) {
+    void mark(std::string kind, double time_ms, int op, int tensor, std::uint64_t bytes, TierId tier = kNoTier) {
         if (!recording) return;
-        marks.push_back({std::move(kind), time_ms, op, tensor, bytes});
+        marks.push_back({std::move(kind), time_ms, op, tensor, bytes, 0, tier});
     }
     void resident(double time_ms, int tensor, bool is_resident) {
         if (recording) residency.push_back({time_ms, tensor, is_resident});

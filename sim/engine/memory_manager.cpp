@@ -196,11 +196,13 @@ void MemoryManager::evict(TensorId t, int op) {
     const bool to_disk = policy_.hybrid ? swap_is_cheaper(view_, t, op) : policy_.spill;
     ++(to_disk ? evictions_.to_disk : evictions_.dropped);
     if (policy_.hybrid) ++(to_disk ? evictions_.hybrid_swapped : evictions_.hybrid_dropped);
-    log_.mark(to_disk ? mark::kEvictToDisk : mark::kDrop, clock_.now(), op, t, w_.tensors[t].bytes);
     if (to_disk) {
-        spiller_.spill(t, op);  // the write holds the memory until done; this op waits for it
+        const TierId tier = spiller_.spill(t, op);
+        log_.mark(mark::kEvictToDisk, clock_.now(), op, t, w_.tensors[t].bytes, tier);
+        spiller_.wait_spilled(t, op);  // the write holds the memory until done; this op waits for it
         return;
     }
+    log_.mark(mark::kDrop, clock_.now(), op, t, w_.tensors[t].bytes);
     drop(t, op);
 }
 

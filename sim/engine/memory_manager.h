@@ -30,7 +30,10 @@ namespace memsim {
 class Spiller {
 public:
     virtual ~Spiller() = default;
-    virtual void spill(TensorId t, int op) = 0;  // write it out; returns once its memory is free
+    // Starts writing it out; returns the tier it goes to. Its memory stays taken until
+    // the write is done: wait_spilled returns then.
+    virtual TierId spill(TensorId t, int op) = 0;
+    virtual void wait_spilled(TensorId t, int op) = 0;
     [[nodiscard]] virtual bool writes_will_free() const = 0;
 };
 

@@ -157,8 +157,12 @@ void SwapIo::use_in_place(TensorId t, int op) {
     }
 }
 
-void SwapIo::spill(TensorId t, int op) {
+TierId SwapIo::spill(TensorId t, int op) {
     write(t, op);
+    return tensors_[t].copy_tier;
+}
+
+void SwapIo::wait_spilled(TensorId t, int op) {
     clock_.wait_until([&] { return !tensors_[t].writing; }, op, "waiting for an eviction to disk", {t});
 }
 

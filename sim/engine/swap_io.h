@@ -55,7 +55,8 @@ public:
     // node, the disk without one); none when the rule's only tier cannot take it.
     [[nodiscard]] std::optional<TierId> tier_for(TensorId t, int op) const;
 
-    void spill(TensorId t, int op) override;
+    TierId spill(TensorId t, int op) override;
+    void wait_spilled(TensorId t, int op) override;
     [[nodiscard]] bool writes_will_free() const override;
     void on_io_done(const IoRequest& r) override;
 

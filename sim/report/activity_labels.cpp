@@ -95,7 +95,8 @@ std::string activity_label(const Activity& a, const TensorNames& names) {
 
 std::string mark_label(const Mark& m, const TensorNames& names) {
     const std::string tensor = with_bytes(m.tensor >= 0 ? names.list({m.tensor}) : "a tensor", m.bytes);
-    if (m.kind == mark::kEvictToDisk) return fmt::format("evict {} to disk", tensor);
+    if (m.kind == mark::kEvictToDisk)
+        return fmt::format("evict {} to {}", tensor, m.tier != kNoTier ? tier_row(m.tier).name : tier_row(kDefaultTier).name);
     if (m.kind == mark::kDrop) return fmt::format("drop {}: recomputed when needed", tensor);
     if (m.kind == mark::kCancelWrite) return fmt::format("cancel the swap-out of {}: needed again first", tensor);
     return fmt::format("{} {}", m.kind, tensor);

@@ -34,6 +34,10 @@ public:
         return row(std::to_string(a.gpu), "", "");
     }
     [[nodiscard]] std::string gpu(int g) const { return log_.node ? row(std::to_string(g), "", "") : ""; }
+    // An eviction's mark names the tier its tensor was written to.
+    [[nodiscard]] std::string mark(const Mark& m) const {
+        return log_.node ? row(std::to_string(m.gpu), m.tier != kNoTier ? tier_row(m.tier).key : "", "") : "";
+    }
     [[nodiscard]] std::string node() const { return log_.node ? row("", "", "") : ""; }
     [[nodiscard]] std::string header() const { return log_.node ? ",gpu,tier,link" : ""; }
 
@@ -59,8 +63,7 @@ std::string events_csv(const EventLog& log, const Workload* workload) {
     }
     for (const Mark& m : log.marks)
         out += fmt::format("mark,{},{},,,{},{},{},{},,,{}\n", csv_field(m.kind), format_ms(m.time_ms), m.op,
-                           csv_field(mark_label(m, names)), m.tensor >= 0 ? std::to_string(m.tensor) : "", m.bytes,
-                           node.gpu(m.gpu));
+                           csv_field(mark_label(m, names)), m.tensor >= 0 ? std::to_string(m.tensor) : "", m.bytes, node.mark(m));
     const std::string budget = log.budget_bytes ? std::to_string(*log.budget_bytes) : "";
     for (const MemorySample& m : log.memory)
         out += fmt::format("memory,,{},,,,,,,{},{},{}{}\n", format_ms(m.time_ms), m.bytes_in_use, m.live_bytes, budget,

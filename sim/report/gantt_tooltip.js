@@ -34,7 +34,7 @@ window.memsimGanttTooltip = function (page) {
     if (r.length) parts.push("read at " + r.map(i => fmtTime(acts[i][1])).join(", "));
     if (s.length) parts.push(s.length + " stall(s), " + fmtTime(s.reduce((sum, i) => sum + acts[i][2] - acts[i][1], 0)));
     if (rc.length) parts.push("recomputed " + rc.length + "x");
-    const happened = {evict_to_disk: "evicted to disk", drop: "dropped", cancel_write: "write cancelled"};
+    const happened = {evict_to_disk: 'evicted, written out', drop: 'dropped', cancel_write: 'write cancelled'};
     for (const mi of journeyMarks.get(key) || []) {
       const id = markKinds[marks[mi][0]].id;
       parts.push((happened[id] || id) + " at " + fmtTime(marks[mi][1]));

@@ -44,7 +44,7 @@ inline EventLog journey_log() {
     log.add({lane::kCompute, 0, 2, 0, "conv", {2}, 0});
     take(2, 3, 4000);
     take(2, 5, 500);
-    log.mark(mark::kEvictToDisk, 2, 1, 2, 4000);
+    log.mark(mark::kEvictToDisk, 2, 1, 2, 4000, kDiskTier);
     log.add(swap_activity(kDiskTier, true, 2, 5, 1, "a1", {2}, 4000));
     log.mark(mark::kCancelWrite, 3, 1, 3, 4000);
     log.add({lane::kCompute, 2, 4, 1, "relu", {3}, 0});

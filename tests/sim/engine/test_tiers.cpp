@@ -2,6 +2,8 @@
 // Disk: 100 B/ms both ways; each GPU's PCIe link: 1000 B/ms, no latency.
 #include <catch2/catch.hpp>
 
+#include "sim/report/activity_labels.h"
+#include "sim/report/events_csv.h"
 #include "sim/scenario/scenario.h"
 #include "sim/app/run/simulation.h"
 #include "golden_support.h"
@@ -173,4 +175,30 @@ TEST_CASE("tiers: with platform.disks each GPU swaps to its own disk") {
                                       "test");
     const RunResult r = simulate(overlap_trace(), s);
     CHECK(first_in_lane(r, "disk_write").end_ms == Approx(15.0).epsilon(1e-12));
+}
+
+TEST_CASE("tiers: a tensor evicted for the budget to host RAM is marked with host RAM, in its label and tier column") {
+    // The on-demand trace of test_swap_budget.cpp with host placement: op2 at 2 needs
+    // 1000 B, t0 is locked, t1 (1000 B) is evicted to host RAM over the 1000 B/ms link
+    // (write 2-3, stall 1); op2 3-4 frees t0; op3 reads t1 back 4-5 (stall 1), runs 5-6.
+    const Workload w =
+        test::WorkloadBuilder().op(1, 1000, {}, {}).op(1, 1000, {}, {}).op(1, 1000, {0}, {0}).op(1, 10, {1}, {1, 2}).build(1);
+    const Scenario s = parse_scenario(
+        "workload: {synthetic: mlp}\nplatform: {disk: {bandwidth: 100000B/s}, host: {link: "
+        "{bandwidth: 1000000B/s}}, memory: {budget: 2500B}}\n"
+        "policy: {allocator: os, swap: {mode: async, select: budget, placement: host}}\n",
+        "test");
+    const RunResult r = simulate(w, s);
+    CHECK(r.summary.status == "ok");
+    CHECK(r.summary.evictions_to_disk == 1);
+    CHECK(r.summary.time_ms == Approx(6.0).epsilon(1e-12));
+    REQUIRE(r.log.marks.size() == 1);
+    CHECK(r.log.marks[0].kind == mark::kEvictToDisk);
+    CHECK(r.log.marks[0].tier == kHostRamTier);
+    CHECK(r.log.marks[0].time_ms == Approx(2.0).epsilon(1e-12));
+    CHECK(mark_label(r.log.marks[0], TensorNames(&w)) == "evict tensor 1 (1000 B) to host RAM");
+    const std::string csv = events_csv(r.log, &w);
+    INFO(csv);
+    CHECK(csv.find("mark,evict_to_disk,2.000000,,,2,evict tensor 1 (1000 B) to host RAM,1,1000,,,,0,host,\n") !=
+          std::string::npos);
 }

@@ -104,7 +104,8 @@ TEST_CASE("gantt chromium: hovering says what a bar moves or waits for and highl
     CHECK(probe_value(dom, "cancel") == "cancel the swap-out of tensor a2 (3.91 KiB): needed again first");
     // a1's journey: produced by conv, written, waited for, read; one eviction marker.
     CHECK(probe_value(dom, "write-hl") == "4 bars 1 marks");
-    CHECK(probe_value(dom, "write-journey") == "tensor a1 (output of op 0 conv): written at 2 ms; read at 5.5 ms; 1 stall(s), 2 ms; evicted to disk at 2 ms");
+    CHECK(probe_value(dom, "write-journey") ==
+          "tensor a1 (output of op 0 conv): written at 2 ms; read at 5.5 ms; 1 stall(s), 2 ms; evicted, written out at 2 ms");
     // a2's journey: produced by relu, recomputed; its cancelled write and its drop.
     CHECK(probe_value(dom, "recompute-hl") == "2 bars 2 marks");
     CHECK(probe_value(dom, "drop-hl") == "2 bars 2 marks");
