@@ -53,6 +53,8 @@ public:
         budget_ = budget;
         std::vector<char> take(windows_.size(), 0);
         relieve_.assign(windows_.size(), 0);
+        by_write_.clear();
+        by_read_.clear();
         std::vector<std::int64_t> during = live_bytes_during(w_);
         double exposed = 0;
         const std::int64_t excess_before = excess(during);
@@ -67,7 +69,7 @@ public:
                 const auto [from, to] = absent_range(k);
                 if (take[k] || at < from || at >= to) continue;
                 relieve_[k] = at;
-                const double e = exposed_ms(take, static_cast<int>(k));
+                const double e = exposed_ms(static_cast<int>(k));
                 const double added = e - exposed;
                 const bool free_swap = added <= kNoExposureMs;
                 if (!free_swap && (!budget || only_hidden)) continue;
@@ -77,6 +79,8 @@ public:
             }
             if (best < 0) break;
             take[best] = 1;
+            insert_sorted(by_write_, best, write_key(best));
+            if (windows_[best].in_op >= 0) insert_sorted(by_read_, best, read_key(best));
             exposed = best_exposed;
             const auto [from, to] = absent_range(best);
             for (int i = from; i < to; ++i) during[i] -= static_cast<std::int64_t>(w_.tensors[windows_[best].tensor].bytes);
@@ -107,29 +111,45 @@ private:
         return {windows_[k].out_op + 1, windows_[k].in_op < 0 ? n_ : windows_[k].in_op};
     }
 
-    // The exposed I/O of the windows in `take` plus `extra`.
-    [[nodiscard]] double exposed_ms(const std::vector<char>& take, int extra) const {
-        order_.clear();
-        for (std::size_t k = 0; k < windows_.size(); ++k)
-            if (take[k] || static_cast<int>(k) == extra) order_.push_back(static_cast<int>(k));
-        // Writes in issue order: by op, then the order the plan lists them.
-        std::sort(order_.begin(), order_.end(), [&](int a, int b) {
-            return std::pair{windows_[a].out_op, a} < std::pair{windows_[b].out_op, b};
-        });
+    // Writes are issued by op, then in the order the plan lists them; reads likewise.
+    [[nodiscard]] std::pair<int, int> write_key(int k) const { return {windows_[k].out_op, k}; }
+    [[nodiscard]] std::pair<int, int> read_key(int k) const { return {windows_[k].in_op, k}; }
+
+    static void insert_sorted(std::vector<std::pair<std::pair<int, int>, int>>& list, int k, std::pair<int, int> key) {
+        list.insert(std::upper_bound(list.begin(), list.end(), std::pair{key, k}), {key, k});
+    }
+
+    // Calls visit(k) for the windows of `list` (sorted by key) with `extra` merged in at its
+    // place; extra < 0 merges nothing.
+    template <class Visit>
+    static void in_order(const std::vector<std::pair<std::pair<int, int>, int>>& list, int extra, std::pair<int, int> extra_key,
+                         Visit visit) {
+        bool pending = extra >= 0;
+        for (const auto& [key, k] : list) {
+            if (pending && extra_key < key) {
+                visit(extra);
+                pending = false;
+            }
+            visit(k);
+        }
+        if (pending) visit(extra);
+    }
+
+    // The exposed I/O of the windows taken plus `extra`: the taken ones are kept sorted in
+    // issue order (by_write_, by_read_), so a candidate costs a walk of them, not a sort
+    // of every window (the same order, so the same sums).
+    [[nodiscard]] double exposed_ms(int extra) const {
         double disk_free = 0, write_late = 0;
-        for (int k : order_) {
+        in_order(by_write_, extra, write_key(extra), [&](int k) {
             disk_free = std::max(disk_free, time_before_[windows_[k].out_op + 1]) + write_ms_[k];
             write_late = std::max(write_late, disk_free - time_before_[relieve_[k]]);
-        }
-        std::erase_if(order_, [&](int k) { return windows_[k].in_op < 0; });
-        std::sort(order_.begin(), order_.end(), [&](int a, int b) {
-            return std::pair{windows_[a].in_op, a} < std::pair{windows_[b].in_op, b};
         });
+        const int extra_read = windows_[extra].in_op < 0 ? -1 : extra;
         double read_end = std::max(disk_free, time_before_[w_.forward_end]), late = 0;
-        for (int k : order_) {
+        in_order(by_read_, extra_read, read_key(extra), [&](int k) {
             read_end += read_ms_[k];
             late = std::max(late, read_end - time_before_[windows_[k].in_op]);
-        }
+        });
         return write_late + late;
     }
 
@@ -138,7 +158,7 @@ private:
     int n_;
     std::vector<double> time_before_, write_ms_, read_ms_;
     std::vector<int> relieve_;  // per window: the op it was chosen (or tried) to relieve
-    mutable std::vector<int> order_;
+    std::vector<std::pair<std::pair<int, int>, int>> by_write_, by_read_;  // the windows taken, in issue order
     std::optional<std::uint64_t> budget_;
 };
 
