@@ -47,18 +47,6 @@ std::string spec_of(const std::string& name) {
     return spec;
 }
 
-std::vector<std::string> read_names(const char* path) {
-    std::ifstream in(path);
-    if (!in) {
-        std::cerr << "memsim_tests: cannot read the batch file " << path << "\n";
-        std::exit(2);
-    }
-    std::vector<std::string> names;
-    for (std::string line; std::getline(in, line);)
-        if (!line.empty()) names.push_back(line);
-    return names;
-}
-
 // How a child ended, in words; "" when it passed.
 std::string failure_of(int status) {
     if (WIFEXITED(status)) return WEXITSTATUS(status) == 0 ? "" : "exit " + std::to_string(WEXITSTATUS(status));
@@ -67,7 +55,11 @@ std::string failure_of(int status) {
 }
 
 int run_batch(Catch::Session& session, const char* names_file) {
-    const std::vector<std::string> names = read_names(names_file);
+    if (!std::ifstream(names_file)) {
+        std::cerr << "memsim_tests: cannot read the batch file " << names_file << "\n";
+        return 2;
+    }
+    const std::vector<std::string> names = memsim::test::read_names(names_file);
     std::vector<std::string> failures;
     for (std::size_t i = 0; i < names.size(); ++i) {
         std::cout << "memsim batch: [" << i + 1 << "/" << names.size() << "] " << names[i] << std::endl;

@@ -23,20 +23,20 @@ std::string bracket(const std::string& text) {
     return "[" + eq + "[" + text + "]" + eq + "]";
 }
 
-std::set<std::string> read_lines(const std::string& path) {
-    std::ifstream in(path);
-    std::set<std::string> lines;
-    for (std::string line; std::getline(in, line);)
-        if (!line.empty()) lines.insert(line);
-    return lines;
-}
-
 std::string relative_to_source(const std::string& file) {
     const fs::path relative = fs::path(file).lexically_relative(MEMSIM_SOURCE_DIR);
     return relative.empty() || *relative.begin() == ".." ? file : relative.string();
 }
 
 }  // namespace
+
+std::vector<std::string> read_names(const std::string& path) {
+    std::ifstream in(path);
+    std::vector<std::string> names;
+    for (std::string line; std::getline(in, line);)
+        if (!line.empty()) names.push_back(line);
+    return names;
+}
 
 int write_ctest_batches(const std::vector<ScheduledCase>& cases, const std::string& individual, const std::string& out_cmake,
                         const std::string& batch_dir) {
@@ -47,7 +47,8 @@ int write_ctest_batches(const std::vector<ScheduledCase>& cases, const std::stri
         }
     }
     const fs::path exe = fs::read_symlink("/proc/self/exe");
-    const std::set<std::string> alone = read_lines(individual);
+    const std::vector<std::string> alone_list = read_names(individual);
+    const std::set<std::string> alone(alone_list.begin(), alone_list.end());
     // The file's cases in the order Catch lists them (declaration order within a file).
     std::map<std::string, std::vector<std::string>> by_file;
     std::vector<std::string> singles;

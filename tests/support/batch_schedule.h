@@ -14,6 +14,10 @@ struct ScheduledCase {
     std::string name;
 };
 
+// The non-empty lines of `path` (a batch's case names, or the names kept alone); an
+// unreadable file gives none.
+std::vector<std::string> read_names(const std::string& path);
+
 // At most this many cases of one file to a batch: more batches spread over ctest -j's
 // slots, fewer start fewer processes.
 inline constexpr std::size_t kCasesPerBatch = 12;

@@ -79,8 +79,8 @@ public:
             }
             if (best < 0) break;
             take[best] = 1;
-            insert_sorted(by_write_, best, write_key(best));
-            if (windows_[best].in_op >= 0) insert_sorted(by_read_, best, read_key(best));
+            insert_sorted(by_write_, write_key(best));
+            if (windows_[best].in_op >= 0) insert_sorted(by_read_, read_key(best));
             exposed = best_exposed;
             const auto [from, to] = absent_range(best);
             for (int i = from; i < to; ++i) during[i] -= static_cast<std::int64_t>(w_.tensors[windows_[best].tensor].bytes);
@@ -115,22 +115,21 @@ private:
     [[nodiscard]] std::pair<int, int> write_key(int k) const { return {windows_[k].out_op, k}; }
     [[nodiscard]] std::pair<int, int> read_key(int k) const { return {windows_[k].in_op, k}; }
 
-    static void insert_sorted(std::vector<std::pair<std::pair<int, int>, int>>& list, int k, std::pair<int, int> key) {
-        list.insert(std::upper_bound(list.begin(), list.end(), std::pair{key, k}), {key, k});
+    static void insert_sorted(std::vector<std::pair<int, int>>& list, std::pair<int, int> key) {
+        list.insert(std::upper_bound(list.begin(), list.end(), key), key);
     }
 
-    // Calls visit(k) for the windows of `list` (sorted by key) with `extra` merged in at its
-    // place; extra < 0 merges nothing.
+    // Calls visit(k) for the windows of `list` (keys {op, k}, sorted) with `extra` merged in
+    // at its place; extra < 0 merges nothing.
     template <class Visit>
-    static void in_order(const std::vector<std::pair<std::pair<int, int>, int>>& list, int extra, std::pair<int, int> extra_key,
-                         Visit visit) {
+    static void in_order(const std::vector<std::pair<int, int>>& list, int extra, std::pair<int, int> extra_key, Visit visit) {
         bool pending = extra >= 0;
-        for (const auto& [key, k] : list) {
+        for (const std::pair<int, int>& key : list) {
             if (pending && extra_key < key) {
                 visit(extra);
                 pending = false;
             }
-            visit(k);
+            visit(key.second);
         }
         if (pending) visit(extra);
     }
@@ -158,7 +157,7 @@ private:
     int n_;
     std::vector<double> time_before_, write_ms_, read_ms_;
     std::vector<int> relieve_;  // per window: the op it was chosen (or tried) to relieve
-    std::vector<std::pair<std::pair<int, int>, int>> by_write_, by_read_;  // the windows taken, in issue order
+    std::vector<std::pair<int, int>> by_write_, by_read_;  // the windows taken, as their keys in issue order
     std::optional<std::uint64_t> budget_;
 };
 
