@@ -157,13 +157,20 @@ TEST_CASE("hostile signals: a sweep killed with SIGKILL takes its points with it
         int status = 0;
         REQUIRE(::waitpid(sweep, &status, 0) == sweep);
         // Its points came here when it died, each killed with it (PR_SET_PDEATHSIG), and
-        // their measuring children with them; none ran on to its end.
+        // their measuring children with them; none ran on to its end. A process started as
+        // the sweep died (a point spawned, or a point's measuring child forked, after the
+        // list above was read) finds at its start that its parent is gone and ends with
+        // exit 1 (die_with_parent, sim/app/run/child_process.cpp): seen once in a loaded run.
         int killed = 0;
         for (pid_t child; (child = ::waitpid(-1, &status, 0)) > 0;) {
-            INFO("child " << child);
-            CHECK(WIFSIGNALED(status));
-            CHECK(WTERMSIG(status) == SIGKILL);
-            killed += std::find(points.begin(), points.end(), child) != points.end();
+            const bool listed = std::find(points.begin(), points.end(), child) != points.end();
+            INFO("child " << child << (listed ? " (a point listed)" : " (not listed)") << ", wait status " << status);
+            const bool ended_at_start = !listed && WIFEXITED(status) && WEXITSTATUS(status) == 1;
+            if (!ended_at_start) {
+                CHECK(WIFSIGNALED(status));
+                CHECK(WTERMSIG(status) == SIGKILL);
+            }
+            killed += listed;
         }
         CHECK(killed == static_cast<int>(points.size()));
         CHECK(nothing_left());
