@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "dtr_reference_runtime.h"
+#include "file_support.h"
 #include "models/workload/dtr_log.h"
 #include "sim/scenario/scenario.h"
 #include "sim/app/run/simulation.h"
@@ -48,7 +49,7 @@ std::string mutate(const std::string& name, const std::string& arg) {
 }
 
 DtrLog load(const std::string& file_name, const std::string& body) {
-    const auto path = std::filesystem::temp_directory_path() / ("memsim_test_" + file_name);
+    const auto path = test::scratch_file(file_name);
     std::ofstream(path) << R"({"ANNOTATION":"START","INSTRUCTION":"ANNOTATE"})" << "\n" << body;
     return load_dtr_log_detailed(path.string());
 }

@@ -26,6 +26,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -33,6 +34,7 @@
 #include <vector>
 
 #include "batch_schedule.h"
+#include "file_support.h"
 
 namespace {
 
@@ -45,6 +47,22 @@ std::string spec_of(const std::string& name) {
         spec += c;
     }
     return spec;
+}
+
+// Runs the session's cases and removes this process's scratch folder when they passed
+// (each forked case has a pid, so a folder, of its own); a failed case's files stay for
+// whoever reads the failure, and the folder is named.
+int run_and_tidy(Catch::Session& session) {
+    const int failed = session.run();
+    const Catch::ConfigData& config = session.configData();
+    if (config.listTests || config.listTestNamesOnly || config.listTags || config.listReporters)
+        return failed;  // a listing's status is its count, and it made no files
+    const std::filesystem::path scratch = memsim::test::scratch_root();
+    std::error_code ignored;
+    if (failed == 0) std::filesystem::remove_all(scratch, ignored);
+    else if (std::filesystem::exists(scratch, ignored))
+        std::cerr << "memsim_tests: the failed cases' scratch files are in " << scratch.string() << "\n";
+    return failed;
 }
 
 // How a child ended, in words; "" when it passed.
@@ -77,7 +95,7 @@ int run_batch(Catch::Session& session, const char* names_file) {
             session.useConfigData(config);
             // exit, not _exit: the case's process ends as a process of its own would, with
             // the sanitizers' leak check and the static destructors.
-            std::exit(session.run());
+            std::exit(run_and_tidy(session));
         }
         int status = 0;
         while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
@@ -121,5 +139,6 @@ int main(int argc, char** argv) {
         if (session.applyCommandLine(static_cast<int>(rest.size()), rest.data()) != 0) return 2;
         return run_batch(session, argv[2]);
     }
-    return session.run(argc, argv);
+    if (const int bad = session.applyCommandLine(argc, argv); bad != 0) return bad;
+    return run_and_tidy(session);
 }

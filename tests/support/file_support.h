@@ -22,13 +22,26 @@ inline std::string read_file(const std::filesystem::path& path) {
     return text.str();
 }
 
+// This test process's scratch folder: every fresh_dir is inside it, and the test main
+// (tests/support/batch_main.cpp) removes it when the process's cases passed.
+inline std::filesystem::path scratch_root() {
+    return std::filesystem::temp_directory_path() / ("memsim_test_" + std::to_string(::getpid()));
+}
+
 // An empty folder under the temp dir, unique to this test process.
 inline std::filesystem::path fresh_dir(const std::string& name) {
-    const std::filesystem::path dir =
-        std::filesystem::temp_directory_path() / ("memsim_test_" + std::to_string(::getpid())) / name;
+    const std::filesystem::path dir = scratch_root() / name;
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     return dir;
+}
+
+// A file's path in this process's scratch folder (its folder made), for a test that writes
+// several files side by side.
+inline std::filesystem::path scratch_file(const std::string& name) {
+    const std::filesystem::path dir = scratch_root() / "files";
+    std::filesystem::create_directories(dir);
+    return dir / name;
 }
 
 struct Outcome {

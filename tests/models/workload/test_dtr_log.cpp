@@ -9,13 +9,14 @@
 #include "models/workload/dtr_log.h"
 #include "models/workload/input_error.h"
 #include "models/alloc/replay.h"
+#include "file_support.h"
 
 using namespace memsim;
 
 namespace {
 
 std::string write_log(const std::string& file_name, const std::string& text) {
-    const auto path = std::filesystem::temp_directory_path() / ("memsim_test_" + file_name);
+    const auto path = test::scratch_file(file_name);
     std::ofstream(path) << text;
     return path.string();
 }

@@ -7,6 +7,7 @@
 
 #include "models/workload/input_error.h"
 #include "models/workload/mnn_profile.h"
+#include "file_support.h"
 
 using namespace memsim;
 using nlohmann::json;
@@ -26,9 +27,7 @@ struct TinyProfile {
     json costs = json::parse(R"({"0": 1.5, "1": 2.0, "2": 0.5})");
 
     std::string write() const {
-        const fs::path dir = fs::temp_directory_path() / ("memsim_tiny_" + std::to_string(::getpid()));
-        fs::remove_all(dir);
-        fs::create_directories(dir);
+        const fs::path dir = test::fresh_dir("tiny");
         auto put = [&](const std::string& name, const json& j) { std::ofstream(dir / name) << j.dump(); };
         put("tiny.io_info.json", io);
         put("tiny.2.tensor_size.json", sizes);
