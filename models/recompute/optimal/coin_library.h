@@ -47,4 +47,7 @@ struct CoinApi {
 // loaded or lacks an entry point.
 const CoinApi& coin_api();
 
+// What coin_api does once, from the library `soname` (its tests name others).
+CoinApi load_coin_api(const char* soname);
+
 }  // namespace memsim::optimal
