@@ -6,10 +6,11 @@ import pytest
 from conftest import ROOT
 
 
-def test_python_notebook_memsim_tour_executes_headless():
+def test_python_notebook_memsim_tour_executes_headless(tmp_path, monkeypatch):
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
     pytest.importorskip("torch")
+    monkeypatch.setenv("TMPDIR", str(tmp_path))  # the tour's mkdtemp folder goes where pytest cleans up
     notebook = nbformat.read(os.path.join(ROOT, "examples", "memsim_tour.ipynb"), as_version=4)
     client = nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3",
                                      resources={"metadata": {"path": os.path.join(ROOT, "examples")}})

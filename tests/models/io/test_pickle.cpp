@@ -9,6 +9,7 @@
 #include "models/io/memory_snapshot.h"
 #include "models/io/pickle.h"
 #include "models/workload/input_error.h"
+#include "file_support.h"
 
 using namespace memsim;
 
@@ -90,7 +91,7 @@ TEST_CASE("pickle: classes and calls are refused by name, cycles, wide ints and 
 }
 
 TEST_CASE("hostile snapshots: a memory snapshot above 256 MiB is refused before it is read (its tree would be ~40x)") {
-    const std::filesystem::path path = std::filesystem::temp_directory_path() / "memsim_big_snapshot.pickle";
+    const std::filesystem::path path = memsim::test::scratch_file("big_snapshot.pickle");
     { std::ofstream(path) << ""; }
     std::filesystem::resize_file(path, memsim::kMaxSnapshotFileBytes + 1);  // sparse: nothing is written
     try {

@@ -10,13 +10,14 @@
 
 #include "models/workload/dtr_log.h"
 #include "models/workload/input_error.h"
+#include "file_support.h"
 
 using namespace memsim;
 
 namespace {
 
 std::string write_keys_log(const std::string& file_name, const std::string& text) {
-    const auto path = std::filesystem::temp_directory_path() / ("memsim_test_keys_" + file_name);
+    const auto path = test::scratch_file("keys_" + file_name);
     std::ofstream(path) << text;
     return path.string();
 }
@@ -255,7 +256,7 @@ TEST_CASE("dtr log keys error: bad values name the file, the line and the value"
         return keys_input_error_of(write_keys_log(name, log));
     };
     CHECK_THAT(error_with("role.log", R"("ROLE":"parameter")", R"("ROLE":"weights")"),
-               Catch::Contains("memsim_test_keys_role.log:2: field ROLE holds \"weights\", not a role (roles: parameter, "
+               Catch::Contains("/keys_role.log:2: field ROLE holds \"weights\", not a role (roles: parameter, "
                                "gradient, optimizer_state, activation, input, other)"));
     CHECK_THAT(error_with("roles.log", R"("ROLES":["other"])", R"("ROLES":["other","other"])"),
                Catch::Contains(":11: field ROLES must list one role per RESULT entry (1), got [\"other\",\"other\"]"));
@@ -276,12 +277,12 @@ TEST_CASE("dtr log keys error: a micro-batch without its BACKWARD annotation") {
     const std::string backward = "{\"ANNOTATION\":\"BACKWARD\",\"INSTRUCTION\":\"ANNOTATE\"}\n";
     log.erase(log.find(backward), backward.size());  // the first micro-batch's
     CHECK_THAT(keys_input_error_of(write_keys_log("micro_nobackward.log", log)),
-               Catch::Contains("memsim_test_keys_micro_nobackward.log:11: MICRO_BATCH annotation, but the micro-batch "
+               Catch::Contains("/keys_micro_nobackward.log:11: MICRO_BATCH annotation, but the micro-batch "
                                "started at line 4 has no BACKWARD annotation"));
     std::string last = kMicro;
     last.erase(last.rfind(backward), backward.size());  // the second's
     CHECK_THAT(keys_input_error_of(write_keys_log("micro_nobackward2.log", last)),
-               Catch::Contains("memsim_test_keys_micro_nobackward2.log:12: the micro-batch this MICRO_BATCH annotation "
+               Catch::Contains("/keys_micro_nobackward2.log:12: the micro-batch this MICRO_BATCH annotation "
                                "starts has no BACKWARD annotation"));
 }
 

@@ -8,6 +8,7 @@
 #include "models/workload/input_error.h"
 #include "sim/scenario/scenario.h"
 #include "error_support.h"
+#include "file_support.h"
 
 using namespace memsim;
 namespace fs = std::filesystem;
@@ -103,8 +104,7 @@ TEST_CASE("scenario error: malformed overrides and YAML") {
 }
 
 TEST_CASE("scenario: a platform file is inlined and can be overridden") {
-    const fs::path dir = fs::temp_directory_path() / ("memsim_scn_" + std::to_string(::getpid()));
-    fs::create_directories(dir);
+    const fs::path dir = test::fresh_dir("scenario_platform_file");
     std::ofstream(dir / "disk.yaml") << "name: slow\ndisk: {read_bandwidth: 10MB/s, write_bandwidth: 5MB/s, latency: 2ms}\n"
                                         "memory: {budget: 64MiB}\n";
     const std::string text = "name: p\nworkload: {synthetic: uniform_linear, n: 8}\nplatform: disk.yaml\n";
