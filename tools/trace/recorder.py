@@ -15,6 +15,7 @@ each tensor is to the step), FLOPS, BYTES and DTYPE (tools/trace/op_costs.py), R
 operator it repeats) and ANNOTATE MICRO_BATCH.
 """
 import ctypes
+import operator
 import time
 import weakref
 from typing import Dict, List, Optional
@@ -30,8 +31,12 @@ from tools.trace.op_costs import op_costs
 _REFCOUNT_OFFSET = 8
 
 
-def _storage_refcount(cdata: int) -> int:
-    return ctypes.c_size_t.from_address(cdata + _REFCOUNT_OFFSET).value
+def _refcount_cell(cdata: int) -> ctypes.c_size_t:
+    """A view of the storage's strong reference count, read again on every access."""
+    return ctypes.c_size_t.from_address(cdata + _REFCOUNT_OFFSET)
+
+
+_read_count = operator.attrgetter("value")
 
 
 def _untyped_storage(t: torch.Tensor):
@@ -86,6 +91,10 @@ class Recorder(TorchDispatchMode):
         self._next_name = 0
         self._names: Dict[int, tuple] = {}  # id(tensor) -> (weakref, name)
         self._storages: Dict[int, _Storage] = {}  # StorageImpl address -> storage
+        # The same keys, in the same order, each with a view of its reference count: read
+        # for every storage before every operator, by map() rather than a Python loop,
+        # since the parameters alone are hundreds of storages and a model thousands of ops.
+        self._refcounts: Dict[int, ctypes.c_size_t] = {}
         self._storage_of_name: Dict[str, _Storage] = {}
         self.live_bytes = 0
         self.peak_bytes = 0  # the log's semantics (a MUTATE holds both versions during the op)
@@ -124,6 +133,7 @@ class Recorder(TorchDispatchMode):
         anchor = _untyped_storage(t)
         storage = _Storage(anchor, constant)
         self._storages[anchor._cdata] = storage
+        self._refcounts[anchor._cdata] = _refcount_cell(anchor._cdata)
         self.live_bytes += storage.nbytes
         return storage
 
@@ -156,8 +166,11 @@ class Recorder(TorchDispatchMode):
 
     def release_dead(self):
         """RELEASE every name of each storage only the recorder still holds."""
-        dead = [key for key, s in self._storages.items() if _storage_refcount(key) == 1]
+        if 1 not in map(_read_count, self._refcounts.values()):
+            return
+        dead = [key for key, cell in self._refcounts.items() if cell.value == 1]
         for key in dead:
+            del self._refcounts[key]
             storage = self._storages.pop(key)
             for name in storage.names:
                 self.lines.append({"INSTRUCTION": "RELEASE", "NAME": name})

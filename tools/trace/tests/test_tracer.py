@@ -14,7 +14,7 @@ from tools.trace.__main__ import main
 from tools.trace.models import TraceError, classification_models
 from tools.trace.progress import Progress, duration, size
 from tools.trace.tests.log_replay import published_runtime_problems, replay
-from tools.trace.tracer import OP_TIME_TOLERANCE, op_time_warning, trace
+from tools.trace.tracer import OP_TIME_TOLERANCE, installed_version, op_time_warning, trace
 from tools.trace.upgrade import upgrade
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -287,6 +287,30 @@ class Errors(unittest.TestCase):
         self.assertNotIn("fasterrcnn_resnet50_fpn", names)
         with self.assertRaises(TraceError):
             trace("not_a_model", "unused.log", measure_rss=False)
+
+
+class InstalledVersion(unittest.TestCase):
+    """The sidecar's torchvision_version, read from the installed metadata so that a model
+    file without torchvision does not import it, is the version an import gives."""
+
+    def test_metadata_agrees_with_the_imported_package(self):
+        import torchvision
+
+        self.assertEqual(installed_version("torchvision"), torchvision.__version__)
+
+    def test_a_package_that_is_not_there(self):
+        self.assertEqual(installed_version("memsim_no_such_package"), "not installed")
+
+    def test_a_copy_without_metadata_ahead_on_the_path_is_not_vouched_for(self):
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, "torchvision"))
+            with open(os.path.join(d, "torchvision", "__init__.py"), "w") as f:
+                f.write("__version__ = '0.0.0-shadow'\n")
+            sys.path.insert(0, d)
+            try:
+                self.assertIsNone(installed_version("torchvision"))
+            finally:
+                sys.path.remove(d)
 
 
 class ProgressAndTimes(unittest.TestCase):
