@@ -17,16 +17,14 @@ svgs=("$dir"/plot_*.svg)
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+# One Chromium for every plot (scripts/plots_to_png.py: the DevTools protocol on a pipe),
+# where a Chromium per plot cost about 2 s of CPU each.
 for svg in "${svgs[@]}"; do
-  # The chart's own size, from its root element: <svg ... width="W" height="H" ...>
-  size="$(head -c 400 "$svg" | sed -n 's/.*<svg[^>]* width="\([0-9.]*\)" height="\([0-9.]*\)".*/\1,\2/p')"
-  [ -n "$size" ] || { echo "plots_to_png.sh: $svg has no width/height" >&2; exit 1; }
-  png="${svg%.svg}.png"
-  "$chromium" --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking \
-    --disable-component-update --disable-sync --disable-dev-shm-usage --hide-scrollbars --user-data-dir="$work/profile" \
-    --force-device-scale-factor="$scale" --window-size="$size" --screenshot="$(realpath -m "$png")" \
-    "file://$(realpath "$svg")" >/dev/null 2>"$work/chromium.err" \
-    || { cat "$work/chromium.err" >&2; exit 1; }
-  [ -s "$png" ] || { echo "plots_to_png.sh: chromium wrote no $png" >&2; cat "$work/chromium.err" >&2; exit 1; }
-  echo "wrote $png"
+  grep -qE '<svg[^>]* width="[0-9.]+" height="[0-9.]+"' <(head -c 400 "$svg") ||
+    { echo "plots_to_png.sh: $svg has no width/height" >&2; exit 1; }
+done
+command -v python3 >/dev/null || { echo "plots_to_png.sh: python3 not found (Debian's python3; scripts/setup.sh installs it)" >&2; exit 1; }
+python3 "$(dirname "$0")/plots_to_png.py" "$(command -v "$chromium")" "$scale" "$work" "${svgs[@]}" || exit 1
+for svg in "${svgs[@]}"; do
+  [ -s "${svg%.svg}.png" ] || { echo "plots_to_png.sh: chromium wrote no ${svg%.svg}.png" >&2; exit 1; }
 done

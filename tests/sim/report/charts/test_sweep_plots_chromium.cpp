@@ -10,6 +10,8 @@
 #include <regex>
 #include <set>
 
+#include <sys/wait.h>
+
 #include <fmt/format.h>
 
 #include "chromium_support.h"
@@ -148,6 +150,23 @@ TEST_CASE("sweep plot chromium: the Pareto plot of budget_tradeoff merges shared
         REQUIRE(fs::exists(dir / plot));
         CHECK(count_matches(read_file(dir / plot), std::regex("class=\"reference\"")) == 1);
     }
+}
+
+TEST_CASE("scripts/plots_to_png.sh: a browser that ends without answering is an error and leaves no PNG") {
+    const fs::path dir = fresh_dir("sweep_plot_png_fails");
+    Chart chart;
+    chart.title = "png";
+    chart.series.push_back({"one", {{1, 2, "a"}, {2, 3, "b"}}, true});
+    std::ofstream(dir / "plot_one.svg") << render_svg(chart);
+    const int status = std::system(
+        fmt::format("CHROMIUM=/bin/false scripts/plots_to_png.sh '{}' >'{}' 2>&1", dir.string(), (dir / "log.txt").string())
+            .c_str());
+    const std::string log = read_file(dir / "log.txt");
+    INFO(log);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 1);
+    CHECK(log == "plots_to_png.sh: Chromium could not render the plots: Chromium closed its DevTools pipe\n");
+    CHECK_FALSE(fs::exists(dir / "plot_one.png"));
 }
 
 TEST_CASE("sweep plot chromium: scripts/plots_to_png.sh renders every plot at twice its size", "[chromium]") {
