@@ -61,7 +61,7 @@ class Browser:
         return json.loads(message)
 
     def send(self, method, params=None, session=None):
-        """The command's result; events that arrive meanwhile are kept for wait_for."""
+        """The command's result; events that arrive meanwhile are kept for wait_for_load."""
         self._next_id += 1
         command = {"id": self._next_id, "method": method, "params": params or {}}
         if session:
@@ -102,6 +102,7 @@ class Browser:
             self._process.wait()
         os.close(self._to_browser)
         os.close(self._from_browser)
+        self._err.close()
 
 
 def svg_size(path):
@@ -116,6 +117,7 @@ def svg_size(path):
 
 def main():
     chromium, scale, profile, svgs = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4:]
+    sizes = [svg_size(svg) for svg in svgs]  # every plot checked before a browser starts
     browser = Browser(chromium, profile)
     try:
         target = browser.send("Target.createTarget", {"url": "about:blank"})["targetId"]
@@ -123,8 +125,7 @@ def main():
         browser.send("Page.enable", session=session)
         browser.send("Page.setLifecycleEventsEnabled", {"enabled": True}, session=session)
         browser.send("Emulation.setScrollbarsHidden", {"hidden": True}, session=session)
-        for svg in svgs:
-            width, height = svg_size(svg)
+        for svg, (width, height) in zip(svgs, sizes):
             # As --window-size W,H does: a viewport of whole CSS pixels.
             browser.send("Emulation.setDeviceMetricsOverride",
                          {"width": int(width), "height": int(height), "deviceScaleFactor": scale, "mobile": False},

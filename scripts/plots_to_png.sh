@@ -19,10 +19,6 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 # One Chromium for every plot (scripts/plots_to_png.py: the DevTools protocol on a pipe),
 # where a Chromium per plot cost about 2 s of CPU each.
-for svg in "${svgs[@]}"; do
-  grep -qE '<svg[^>]* width="[0-9.]+" height="[0-9.]+"' <(head -c 400 "$svg") ||
-    { echo "plots_to_png.sh: $svg has no width/height" >&2; exit 1; }
-done
 command -v python3 >/dev/null || { echo "plots_to_png.sh: python3 not found (Debian's python3; scripts/setup.sh installs it)" >&2; exit 1; }
 python3 "$(dirname "$0")/plots_to_png.py" "$(command -v "$chromium")" "$scale" "$work" "${svgs[@]}" || exit 1
 for svg in "${svgs[@]}"; do

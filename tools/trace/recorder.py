@@ -36,7 +36,7 @@ def _refcount_cell(cdata: int) -> ctypes.c_size_t:
     return ctypes.c_size_t.from_address(cdata + _REFCOUNT_OFFSET)
 
 
-_read_count = operator.attrgetter("value")
+_read_count = operator.attrgetter("refcount.value")
 
 
 def _untyped_storage(t: torch.Tensor):
@@ -44,10 +44,11 @@ def _untyped_storage(t: torch.Tensor):
 
 
 class _Storage:
-    __slots__ = ("anchor", "nbytes", "names", "constant", "results", "role")
+    __slots__ = ("anchor", "refcount", "nbytes", "names", "constant", "results", "role")
 
     def __init__(self, anchor, constant: bool):
         self.anchor = anchor
+        self.refcount = _refcount_cell(anchor._cdata)
         self.nbytes = anchor.nbytes()
         self.names: List[str] = []
         self.constant = constant
@@ -91,10 +92,6 @@ class Recorder(TorchDispatchMode):
         self._next_name = 0
         self._names: Dict[int, tuple] = {}  # id(tensor) -> (weakref, name)
         self._storages: Dict[int, _Storage] = {}  # StorageImpl address -> storage
-        # The same keys, in the same order, each with a view of its reference count: read
-        # for every storage before every operator, by map() rather than a Python loop,
-        # since the parameters alone are hundreds of storages and a model thousands of ops.
-        self._refcounts: Dict[int, ctypes.c_size_t] = {}
         self._storage_of_name: Dict[str, _Storage] = {}
         self.live_bytes = 0
         self.peak_bytes = 0  # the log's semantics (a MUTATE holds both versions during the op)
@@ -133,7 +130,6 @@ class Recorder(TorchDispatchMode):
         anchor = _untyped_storage(t)
         storage = _Storage(anchor, constant)
         self._storages[anchor._cdata] = storage
-        self._refcounts[anchor._cdata] = _refcount_cell(anchor._cdata)
         self.live_bytes += storage.nbytes
         return storage
 
@@ -166,17 +162,18 @@ class Recorder(TorchDispatchMode):
 
     def release_dead(self):
         """RELEASE every name of each storage only the recorder still holds."""
-        if 1 not in map(_read_count, self._refcounts.values()):
+        # Every storage's count before every operator: by map(), not a Python loop, since
+        # the parameters alone are hundreds of storages and a model thousands of operators.
+        if 1 not in map(_read_count, self._storages.values()):
             return
-        dead = [key for key, cell in self._refcounts.items() if cell.value == 1]
+        dead = [key for key, s in self._storages.items() if s.refcount.value == 1]
         for key in dead:
-            del self._refcounts[key]
             storage = self._storages.pop(key)
             for name in storage.names:
                 self.lines.append({"INSTRUCTION": "RELEASE", "NAME": name})
                 del self._storage_of_name[name]
             self.live_bytes -= storage.nbytes
-            storage.anchor = None
+            storage.anchor = storage.refcount = None  # the count's memory goes with the storage
 
     def annotate(self, annotation: str):
         self.lines.append({"INSTRUCTION": "ANNOTATE", "ANNOTATION": annotation})
