@@ -29,20 +29,8 @@ set(MEMSIM_TEST_COSTS
   "trace: tools.trace.tests.test_memsim_replay.HostileTracerEnds" 6
   "trace: tools.trace.tests.test_tracer" 6
   "python: tests/python/test_trace.py" 6
-  "gantt chromium: no overlapping text in the shipped scenarios' charts at default and zoomed views" 6
-  "gantt chromium: no overlapping text in the shipped prefetch_timing and swap_vs_recompute charts" 6
   "published DTR table, inceptionv4" 5
-  "plots read right chromium: compare draws every run in ranking order, the variants a family's best stands for too" 5
   "trace: tools.trace.tests.test_memsim_replay.CommandErrors" 4
-  "gantt.html with memory by kind stays one readable file for 10k operators and 10k I/Os" 4
-  "plots read right chromium: find's plot has readable ticks in MB/s and rings the answer" 4
-  "sweep plot chromium: scripts/plots_to_png.sh renders every plot at twice its size" 4
   "trace: tools.trace.tests.test_memsim_replay.TracedTinyNetwork" 4
   "torch snapshot: tests/torch_snapshot/test_torch_snapshot.py" 4
-  "gantt chromium: no overlapping text on a node's page (host RAM chart, node lanes, GPU selector)" 4
-  "plots read right chromium: disks swept as maps are named by their platform files and leave room for the plot" 3
-  "plots read right chromium: a one-line ratio plot names the ratio and the peak ratio against the budget draws y = x" 3
-  "gantt chromium: no overlapping text for MobilenetV2 under dtr at 60%" 3
-  "plots read right chromium: compare's plots rank the policies by label and use the cross only for failures" 3
-  "gantt chromium: gantt.html#t=A..B opens the window from A to B ms" 3
 )

@@ -9,7 +9,7 @@
 // with the libraries loaded and relocated and no engine yet (docs/performance.md, "One
 // process per batch, a fork per case").
 //
-//   memsim_tests --memsim-schedule INDIVIDUAL OUT.cmake BATCH_DIR SPEC
+//   memsim_tests --memsim-schedule INDIVIDUAL OUT.cmake BATCH_DIR SPEC [KIND LABELS]
 //       writes the ctest script of the cases SPEC selects (batch_schedule.h)
 //   memsim_tests --memsim-batch NAMES [Catch options]
 //       runs each case named in the file NAMES (one per line) in a forked child
@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -34,6 +35,7 @@
 #include <vector>
 
 #include "batch_schedule.h"
+#include "chromium_browser.h"
 #include "file_support.h"
 
 namespace {
@@ -72,12 +74,31 @@ std::string failure_of(int status) {
     return "ended with wait status " + std::to_string(status);
 }
 
+// True when a case named in `names` is tagged [chromium]: it renders pages in headless
+// Chromium, and the batch's cases share one browser (support/chromium_browser.h).
+bool renders_pages(Catch::Session& session, const std::vector<std::string>& names) {
+    for (const Catch::TestCase& test : Catch::getAllTestCasesSorted(session.config()))
+        if (std::find(names.begin(), names.end(), test.name) != names.end() &&
+            std::find(test.tags.begin(), test.tags.end(), "chromium") != test.tags.end())
+            return true;
+    return false;
+}
+
 int run_batch(Catch::Session& session, const char* names_file) {
     if (!std::ifstream(names_file)) {
         std::cerr << "memsim_tests: cannot read the batch file " << names_file << "\n";
         return 2;
     }
     const std::vector<std::string> names = memsim::test::read_names(names_file);
+    // Started before the first fork, so that every case's child inherits it; where it
+    // cannot start (no Chromium), each case says why for itself.
+    if (renders_pages(session, names) && std::filesystem::exists("/usr/bin/chromium")) {
+        try {
+            memsim::test::Browser::start_for_children();
+        } catch (const std::exception& e) {
+            std::cerr << "memsim_tests: no browser for the batch's cases: " << e.what() << "\n";
+        }
+    }
     std::vector<std::string> failures;
     for (std::size_t i = 0; i < names.size(); ++i) {
         std::cout << "memsim batch: [" << i + 1 << "/" << names.size() << "] " << names[i] << std::endl;
@@ -112,7 +133,7 @@ int run_batch(Catch::Session& session, const char* names_file) {
     return failures.empty() ? 0 : 1;
 }
 
-int write_schedule(Catch::Session& session, char** argv) {
+int write_schedule(Catch::Session& session, int argc, char** argv) {
     Catch::ConfigData config = session.configData();
     config.testsOrTags = {argv[5]};
     session.useConfigData(config);
@@ -120,7 +141,8 @@ int write_schedule(Catch::Session& session, char** argv) {
     for (const Catch::TestCase& test :
          Catch::filterTests(Catch::getAllTestCasesSorted(session.config()), session.config().testSpec(), session.config()))
         if (!test.isHidden()) cases.push_back({test.lineInfo.file, test.name});  // [.]: run only by name
-    return memsim::test::write_ctest_batches(cases, argv[2], argv[3], argv[4]);
+    return memsim::test::write_ctest_batches(cases, argv[2], argv[3], argv[4], argc >= 8 ? argv[6] : "",
+                                             argc >= 8 ? argv[7] : "");
 }
 
 }  // namespace
@@ -129,7 +151,7 @@ int main(int argc, char** argv) {
     Catch::Session session;
     if (argc >= 6 && std::strcmp(argv[1], "--memsim-schedule") == 0) {
         if (session.applyCommandLine(1, argv) != 0) return 2;
-        return write_schedule(session, argv);
+        return write_schedule(session, argc, argv);
     }
     if (argc >= 3 && std::strcmp(argv[1], "--memsim-batch") == 0) {
         // Catch reads the options after the file (--warn NoTests: a name that selects no

@@ -24,8 +24,10 @@ inline constexpr std::size_t kCasesPerBatch = 12;
 
 // Writes `out_cmake` (add_test and set_tests_properties lines) and the batches' name
 // files under `batch_dir` (emptied first). `individual` is a file of case names, one
-// per line, that get a ctest test of their own. Returns main's exit code.
+// per line, that get a ctest test of their own. A batch is named "cases in FILE", or
+// "KIND cases in FILE" when `kind` is given; `labels` ("a,b", may be empty) are the
+// ctest labels of every test written. Returns main's exit code.
 int write_ctest_batches(const std::vector<ScheduledCase>& cases, const std::string& individual, const std::string& out_cmake,
-                        const std::string& batch_dir);
+                        const std::string& batch_dir, const std::string& kind = "", const std::string& labels = "");
 
 }  // namespace memsim::test

@@ -1,16 +1,19 @@
-// Headless Chromium for the Gantt tests: render a page (--dump-dom after its script
-// ran, or --screenshot) and read the screenshot's pixels back. scripts/setup.sh installs
+// Headless Chromium for the Gantt and plot tests: render a page (its DOM after its
+// scripts ran, or a screenshot) in the process's browser (support/chromium_browser.h)
+// and read the screenshot's pixels back. scripts/setup.sh installs
 // Chromium; where /usr/bin/chromium is missing, each Chromium test (tagged [chromium])
 // starts with SKIP_WITHOUT_CHROMIUM(): it says so loudly and ends without running, and
 // ctest reports it skipped (tests/CMakeLists.txt, SKIP_REGULAR_EXPRESSION). A test that
-// calls run_chromium without the guard fails instead.
+// renders a page without the guard fails instead.
 #pragma once
 
 #include <catch2/catch.hpp>
 
 #include <dlfcn.h>
 
+#include <cctype>
 #include <cstdint>
+#include <cstring>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -22,6 +25,8 @@
 #include <vector>
 
 #include <fmt/format.h>
+
+#include "chromium_browser.h"
 
 namespace memsim::test {
 
@@ -53,27 +58,55 @@ inline std::string slurp(const std::filesystem::path& path) {
     return text.str();
 }
 
-// Runs headless Chromium on `page` with `action` (--dump-dom, or --screenshot=...) in a
-// window of `window` pixels; returns its stdout. Works in `work` (profile, logs).
-inline std::string run_chromium(const std::filesystem::path& page, const std::string& action,
-                                const std::filesystem::path& work, const std::string& window = "1600,900") {
+// The file:// URL of `page` (its absolute path, percent-encoded) with `hash` appended.
+inline std::string file_url(const std::filesystem::path& page, const std::string& hash = "") {
+    std::string url = "file://";
+    for (unsigned char c : std::filesystem::absolute(page).lexically_normal().string()) {
+        if (std::isalnum(c) || std::strchr("/-._~", c) != nullptr) url += static_cast<char>(c);
+        else url += fmt::format("%{:02X}", c);
+    }
+    return url + hash;
+}
+
+// "W,H" as two numbers of pixels.
+inline std::pair<int, int> window_size(const std::string& window) {
+    const std::size_t comma = window.find(',');
+    REQUIRE(comma != std::string::npos);
+    return {std::stoi(window.substr(0, comma)), std::stoi(window.substr(comma + 1))};
+}
+
+// Renders `page` in the process's headless Chromium (support/chromium_browser.h) in a
+// viewport of `window` ("W,H") pixels, after the page's scripts ran; the page's uncaught
+// exceptions and console errors are reported with the case's next failure.
+inline Browser::Page render_page(const std::filesystem::path& page, const std::string& window, const std::string& hash,
+                                 bool screenshot) {
     if (!std::filesystem::exists(kChromium))
         FAIL(kChromium << " is missing and this test does not start with SKIP_WITHOUT_CHROMIUM() "
                           "(apt-get install -y chromium; scripts/setup.sh installs it)");
-    const std::filesystem::path profile = work / "chromium-profile";
-    const std::filesystem::path out = work / "chromium.out";
-    const std::string command = fmt::format(
-        "cd '{}' && timeout 120 {} --headless --no-sandbox --disable-gpu --no-first-run "
-        "--disable-background-networking --disable-component-update --disable-sync --disable-dev-shm-usage --hide-scrollbars "
-        "--virtual-time-budget=5000 --user-data-dir='{}' --window-size={} {} 'file://{}' >'{}' 2>'{}'",
-        work.string(), kChromium, profile.string(), window, action, std::filesystem::absolute(page).string(),
-        out.string(), (work / "chromium.err").string());
-    const int status = std::system(command.c_str());
-    std::error_code ignored;
-    std::filesystem::remove_all(profile, ignored);  // a few MB per run, of no use afterwards
-    INFO(slurp(work / "chromium.err"));
-    REQUIRE(status == 0);
-    return slurp(out);
+    REQUIRE(std::filesystem::exists(page));
+    const auto [width, height] = window_size(window);
+    Browser::Page rendered;
+    try {
+        Browser& browser = Browser::shared();
+        rendered = screenshot ? browser.render_png(file_url(page, hash), width, height)
+                              : browser.render_dom(file_url(page, hash), width, height);
+    } catch (const std::exception& e) {
+        FAIL("headless Chromium could not render " << file_url(page, hash) << ": " << e.what());
+    }
+    if (!rendered.page_errors.empty()) UNSCOPED_INFO("the page's errors:\n" << rendered.page_errors);
+    return rendered;
+}
+
+// The DOM of `page` (with `hash` in its URL) as --dump-dom prints it.
+inline std::string dump_dom(const std::filesystem::path& page, const std::string& window = "1600,900",
+                            const std::string& hash = "") {
+    return render_page(page, window, hash, false).dom;
+}
+
+// A PNG of `page`'s viewport, written to `png`.
+inline void screenshot(const std::filesystem::path& page, const std::filesystem::path& png,
+                       const std::string& window = "1600,900") {
+    std::ofstream(png, std::ios::binary) << render_page(page, window, "", true).png;
 }
 
 inline int count_matches(const std::string& text, const std::regex& pattern) {
@@ -172,9 +205,7 @@ inline std::string run_probe(const std::filesystem::path& page, const std::strin
     html.insert(body, "<script>\n" + script + "\n</script>\n");
     const std::filesystem::path probe = work / ("probe_" + page.filename().string());
     std::ofstream(probe, std::ios::binary) << html;
-    std::filesystem::path target = probe;
-    if (!hash.empty()) target += hash;
-    return run_chromium(target, "--dump-dom", work, window);
+    return dump_dom(probe, window, hash);
 }
 
 // The value of the probe line `key` ("" when absent).

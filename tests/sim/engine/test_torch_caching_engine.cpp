@@ -125,7 +125,7 @@ TEST_CASE("torch_caching's gantt.html in headless Chromium: reserved and allocat
     const ScenarioRun run_result = run_scenario(s, dir.string());
     REQUIRE(run_result.outputs.size() == 2);
     CHECK(std::filesystem::path(run_result.outputs[1]).filename() == "memory_snapshot.pickle");
-    const std::string dom = test::run_chromium(dir / "gantt.html", "--dump-dom", dir);
+    const std::string dom = test::dump_dom(dir / "gantt.html");
     CHECK(test::count_matches(dom, std::regex("id=\"allocated-bytes\"")) == 1);
     CHECK(test::count_matches(dom, std::regex("id=\"memory-in-use\"")) == 1);
     CHECK(dom.find("reserved (segments)") != std::string::npos);

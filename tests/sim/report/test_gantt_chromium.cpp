@@ -84,7 +84,7 @@ TEST_CASE("gantt chromium: a run of swap_modes shows each lane and every activit
     const fs::path dir = run_small_scenario("gantt_run_dom");
     const std::map<std::string, int> expected = activities_per_lane(read_file(dir / "events.csv"));
     REQUIRE(expected.size() == 4);  // compute, disk_write, disk_read, stall
-    const std::string dom = run_chromium(dir / "gantt.html", "--dump-dom", dir);
+    const std::string dom = dump_dom(dir / "gantt.html");
     INFO(dom.substr(0, 1500));
     for (const auto& [lane, count] : expected) {
         INFO("lane " << lane);
@@ -118,10 +118,9 @@ TEST_CASE("gantt chromium: gantt.html#t=A..B opens the window from A to B ms", "
     const fs::path dir = run_small_scenario("gantt_run_zoom");
     const nlohmann::json summary = nlohmann::json::parse(read_file(dir / "summary.json"));
     const double time_ms = summary["time_ms"];
-    const std::string full = run_chromium(dir / "gantt.html", "--dump-dom", dir, "900,700");
+    const std::string full = dump_dom(dir / "gantt.html", "900,700");
     // file://...gantt.html#t=0,X: the first tenth of the run
-    const fs::path zoomed_page = dir / fmt::format("gantt.html#t=0,{:.3f}", time_ms / 10);
-    const std::string zoomed = run_chromium(zoomed_page, "--dump-dom", dir, "900,700");
+    const std::string zoomed = dump_dom(dir / "gantt.html", "900,700", fmt::format("#t=0,{:.3f}", time_ms / 10));
     // The label above the chart says which window is shown (numbers as the page prints them: 6 digits).
     CHECK(full.find(fmt::format("showing 0 \u2013 {:.6g} ms of {:.6g} ms", time_ms, time_ms)) != std::string::npos);
     const double to = std::stod(fmt::format("{:.3f}", time_ms / 10));
@@ -137,7 +136,7 @@ TEST_CASE("gantt chromium: gantt.html#t=A..B opens the window from A to B ms", "
 TEST_CASE("gantt chromium: the screenshot of a run is not blank and shows the lane colours", "[chromium]") {
     SKIP_WITHOUT_CHROMIUM();
     const fs::path dir = run_small_scenario("gantt_run_png");
-    run_chromium(dir / "gantt.html", fmt::format("--screenshot='{}'", (dir / "gantt.png").string()), dir, "1400,620");
+    screenshot(dir / "gantt.html", dir / "gantt.png", "1400,620");
     REQUIRE(fs::exists(dir / "gantt.png"));
     const PixelStats stats = png_pixel_stats(slurp(dir / "gantt.png"));
     CHECK(stats.width == 1400);

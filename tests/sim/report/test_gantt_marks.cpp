@@ -67,7 +67,7 @@ report("overlaps", textOverlaps(svg).length + " " + textOverlaps(svg).slice(0, 3
 TEST_CASE("gantt chromium: evictions, drops and cancelled writes are markers on their lanes, counted in the header", "[chromium]") {
     SKIP_WITHOUT_CHROMIUM();
     const fs::path dir = journey_page("gantt_marks_dom");
-    const std::string dom = run_chromium(dir / "gantt.html", "--dump-dom", dir);
+    const std::string dom = dump_dom(dir / "gantt.html");
     INFO(dom.substr(0, 3000));
     for (const char* kind : {"evict_to_disk", "drop", "cancel_write"}) {
         INFO(kind);

@@ -51,7 +51,7 @@ TEST_CASE("gantt.html in headless Chromium: each lane and one bar per activity",
     summary.scenario = "small";
     summary.time_ms = 10.0;
     write_gantt_html(small_log(), summary, "small <scenario>", (dir / "gantt.html").string());
-    const std::string dom = run_chromium(dir / "gantt.html", "--dump-dom", dir);
+    const std::string dom = dump_dom(dir / "gantt.html");
     INFO(dom.substr(0, 2000));
     for (const char* lane : {"compute", "recompute", "disk_write", "disk_read", "stall"}) {
         CHECK(count_matches(dom, std::regex(fmt::format("<g class=\"lane\" data-lane=\"{}\"", lane))) == 1);
@@ -69,7 +69,7 @@ TEST_CASE("gantt.html in headless Chromium: the screenshot is not blank", "[chro
     SKIP_WITHOUT_CHROMIUM();
     const fs::path dir = fresh_dir("memsim_test_gantt_png");
     write_gantt_html(small_log(), Summary{}, "small", (dir / "gantt.html").string());
-    run_chromium(dir / "gantt.html", fmt::format("--screenshot='{}'", (dir / "gantt.png").string()), dir);
+    screenshot(dir / "gantt.html", dir / "gantt.png");
     REQUIRE(fs::exists(dir / "gantt.png"));
     const PixelStats stats = png_pixel_stats(slurp(dir / "gantt.png"));
     CHECK(stats.distinct_colors >= 8);       // lane colours, text, curve
@@ -92,7 +92,7 @@ TEST_CASE("gantt.html stays small for 4k operators and 10k I/Os: sub-pixel bars 
     const fs::path dir = fresh_dir("memsim_test_gantt_large");
     write_gantt_html(log, Summary{}, "large", (dir / "gantt.html").string());
     CHECK(fs::file_size(dir / "gantt.html") < 3'000'000);
-    const std::string dom = run_chromium(dir / "gantt.html", "--dump-dom", dir);
+    const std::string dom = dump_dom(dir / "gantt.html");
     const int bars = count_matches(dom, std::regex("class=\"bar\"")), merged = count_matches(dom, std::regex("class=\"agg\""));
     CHECK(merged > 0);
     CHECK(bars + merged < 5000);  // at most a few rectangles per pixel column and lane, not 14k hairlines
@@ -158,7 +158,7 @@ TEST_CASE("gantt.html in headless Chromium: hover tooltips, wheel zoom, drag pan
     std::string page = slurp(dir / "gantt.html");
     page.insert(page.rfind("</body>"), kProbeScript);
     std::ofstream(dir / "probe.html") << page;
-    const std::string dom = run_chromium(dir / "probe.html", "--dump-dom", dir);
+    const std::string dom = dump_dom(dir / "probe.html");
     REQUIRE(dom.find("<pre id=\"probe\">") != std::string::npos);
     INFO(dom.substr(dom.find("<pre id=\"probe\">")));
     // The disk write bar: its label, lane, operator, tensors, bytes, start and duration, and
@@ -207,7 +207,7 @@ TEST_CASE("gantt.html with memory by kind stays one readable file for 10k operat
     const fs::path dir = fresh_dir("memsim_test_gantt_large_kinds");
     write_gantt_html(log, Summary{}, RunHeader{"large", {}}, &w, (dir / "gantt.html").string());
     CHECK(fs::file_size(dir / "gantt.html") < 4'000'000);
-    const std::string dom = run_chromium(dir / "gantt.html", "--dump-dom", dir);
+    const std::string dom = dump_dom(dir / "gantt.html");
     CHECK(count_matches(dom, std::regex("class=\"kind-area\"")) == 4);  // activations, gradients, to disk, from disk
     const int bars = count_matches(dom, std::regex("class=\"bar\"")), merged = count_matches(dom, std::regex("class=\"agg\""));
     CHECK(merged > 0);
