@@ -50,7 +50,11 @@ TEST_CASE("trace.json of swap runs: every event well formed, one track per lane,
                                      "--out " + dir.string());  // swap_modes has a budget (60% of the peak)
         INFO(o.err);
         REQUIRE(o.code == 0);
-        const json trace = json::parse(read_file(dir / "trace.json"));
+        const std::string text = read_file(dir / "trace.json");
+        const json trace = json::parse(text);
+        // Written as text, the file is the bytes nlohmann/json's dump() gives for it: sorted
+        // keys, its number and string formats (sim/report/chrome_trace.cpp).
+        CHECK(trace.dump() + "\n" == text);
         const TraceCheck seen = check_trace(trace);
 
         std::map<std::string, int> per_lane;
@@ -94,6 +98,23 @@ TEST_CASE("trace.json: a lane whose activities overlap gets extra tracks, never 
     CHECK(tid_of == std::map<std::string, int>{{"op0", 1}, {"a", 2}, {"b", 3}, {"c", 4}, {"d", 2}});
 }
 
+TEST_CASE("trace.json is written as the bytes nlohmann/json's dump() gives: escapes, numbers, key order") {
+    EventLog log;
+    log.add({lane::kCompute, 0.1 / 3, 2.0, 0, "\"quoted\"\tcaf\u00e9 \\ 1/3", {0, 7}, 123456789012ULL});
+    log.add({lane::kCompute, 2.0, 1e9, 1, "", {}, 0});  // a huge time; no label, no tensors: named by its lane
+    log.sample(0.0, 10, 5, 10);
+    log.sample(1e-7, 20, 15, 20);
+    log.forward_end_ms = 1.0;
+    log.budget_bytes = 64;
+    const std::string text = chrome_trace_text(log);
+    CHECK(json::parse(text).dump() == text);
+    CHECK(text.find(R"({"args":{"bytes":123456789012,"op":0,"tensors":[0,7]},"cat":"compute","dur":1966.667,)"
+                    R"("name":"\"quoted\"\tcafé \\ 1/3","ph":"X","pid":1,"tid":1,"ts":33.333})") != std::string::npos);
+    CHECK(text.find(R"("ts":1e-07})") == std::string::npos);  // rounded to the nanosecond: 0.0
+    CHECK(text.find(R"({"cat":"marker","name":"forward/backward boundary","ph":"i","pid":1,"s":"g","tid":0,"ts":1000.0})") !=
+          std::string::npos);
+}
+
 TEST_CASE("trace.json of a node of two GPUs: one process per GPU and one for the node's links and host RAM") {
     const fs::path dir = fresh_dir("trace_node");
     std::ofstream(dir / "node.yaml") <<
@@ -105,7 +126,9 @@ TEST_CASE("trace.json of a node of two GPUs: one process per GPU and one for the
                                  (dir / "out").string());
     INFO(o.err);
     REQUIRE(o.code == 0);
-    const json trace = json::parse(read_file(dir / "out" / "trace.json"));
+    const std::string text = read_file(dir / "out" / "trace.json");
+    const json trace = json::parse(text);
+    CHECK(trace.dump() + "\n" == text);
     const TraceCheck seen = check_trace(trace);
     CHECK(seen.process_names == std::map<int, std::string>{{1, "GPU 0"}, {2, "GPU 1"}, {3, "node"}});
 
