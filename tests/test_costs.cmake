@@ -10,8 +10,8 @@
 set(MEMSIM_TEST_COSTS
   "trace: tools.trace.tests.test_slow.EveryModelTraces" 36
   "readme: every command block runs as written" 26
-  "optimal: never slower than any heuristic on the shared DTR logs" 19
-  "optimal: on every shipped workload the engine replays the plan in the time the program predicts and within the budget" 16
+  "optimal: never slower than any heuristic on the shared DTR logs" 10
+  "optimal: on every shipped workload the engine replays the plan in the time the program predicts and within the budget" 5
   "trace: tools.trace.tests.test_slow.ShippedLogIsPinned" 15
   "reference runtime on the shared DTR logs: published table and end-of-log requests, lstm" 13
   "trace: tools.trace.tests.test_memsim_replay.TracerEnds" 13
@@ -33,4 +33,9 @@ set(MEMSIM_TEST_COSTS
   "trace: tools.trace.tests.test_memsim_replay.CommandErrors" 4
   "trace: tools.trace.tests.test_memsim_replay.TracedTinyNetwork" 4
   "torch snapshot: tests/torch_snapshot/test_torch_snapshot.py" 4
+  "browser cases in tests/sim/report/charts/test_plots_read_right_chromium.cpp" 8
+  "browser cases in tests/sim/report/test_gantt_overlap.cpp" 8
+  "browser cases in tests/sim/report/charts/test_sweep_plots_chromium.cpp" 6
+  "shared browser cases in tests/sim/report/test_gantt_overlap.cpp" 5
+  "browser cases in tests/sim/report/test_output_gantt.cpp" 5
 )
