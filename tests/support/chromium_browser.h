@@ -1,10 +1,13 @@
-// One headless Chromium per test process, driven over the DevTools protocol on a pipe
-// (--remote-debugging-pipe: JSON messages ending in a NUL byte, commands on the
-// browser's fd 3, answers and events on its fd 4), as scripts/plots_to_png.py drives one.
+// One headless Chromium per test process, driven over the DevTools protocol as
+// scripts/plots_to_png.py drives one (--remote-debugging-pipe: JSON messages ending in a
+// NUL byte, commands on the browser's fd 3, answers and events on its fd 4). Both fds are
+// one end of a socket pair, not pipes: a send with MSG_NOSIGNAL makes a browser that
+// died an error of the case, where a pipe's SIGPIPE would kill it, and ignoring SIGPIPE
+// instead would pass to every program the tests start.
 //
-// Why: a Chromium start costs about 2 s of CPU on the 2-core test machine, the render of
-// a page a small part of that, and the [chromium] cases rendered about 40 pages, one
-// browser each (docs/performance.md, "One browser for a batch of Chromium cases").
+// Why: a Chromium start costs about 1-2 s of CPU on the 2-core test machine, a page
+// 0.07 s, and the [chromium] cases rendered about 40 pages, one browser each
+// (docs/performance.md, "One browser for a batch of Chromium cases").
 // A batch (support/batch_main.cpp) whose cases render pages starts the browser before it
 // forks them: each case's child inherits it, uses it alone (the batch runs one case at a
 // time) and leaves it running for the next. A case run in a process of its own starts
