@@ -92,7 +92,7 @@ int run_batch(Catch::Session& session, const char* names_file) {
     const std::vector<std::string> names = memsim::test::read_names(names_file);
     // Started before the first fork, so that every case's child inherits it; where it
     // cannot start (no Chromium), each case says why for itself.
-    if (renders_pages(session, names) && std::filesystem::exists("/usr/bin/chromium")) {
+    if (renders_pages(session, names) && std::filesystem::exists(memsim::test::kChromium)) {
         try {
             memsim::test::Browser::start_for_children();
         } catch (const std::exception& e) {

@@ -8,7 +8,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <array>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -17,6 +16,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include <boost/archive/iterators/binary_from_base64.hpp>
+#include <boost/archive/iterators/transform_width.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -29,7 +30,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-constexpr const char* kChromiumPath = "/usr/bin/chromium";
 constexpr int kAnswerTimeoutMs = 120'000;  // Chromium answers in well under a second
 
 // A command id no other process sharing the browser uses: a case that died in the middle
@@ -37,26 +37,13 @@ constexpr int kAnswerTimeoutMs = 120'000;  // Chromium answers in well under a s
 // it for its own.
 long first_id() { return static_cast<long>(getpid() % 20'000) * 100'000; }
 
-std::string base64_decode(const std::string& text) {
-    std::array<int, 256> value;
-    value.fill(-1);
-    const std::string alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    for (std::size_t i = 0; i < alphabet.size(); ++i) value[static_cast<unsigned char>(alphabet[i])] = static_cast<int>(i);
-    std::string out;
-    out.reserve(text.size() / 4 * 3);
-    unsigned bits = 0;
-    int count = 0;
-    for (char c : text) {
-        const int v = value[static_cast<unsigned char>(c)];
-        if (v < 0) continue;  // padding
-        bits = (bits << 6) | static_cast<unsigned>(v);
-        count += 6;
-        if (count >= 8) {
-            count -= 8;
-            out += static_cast<char>((bits >> count) & 0xff);
-        }
-    }
-    return out;
+// Boost.Archive's base64 iterators (header-only; Boost is already a dependency), with
+// the '=' padding, which they do not read, stripped first.
+std::string base64_decode(std::string text) {
+    using Decoder = boost::archive::iterators::transform_width<
+        boost::archive::iterators::binary_from_base64<std::string::const_iterator>, 8, 6>;
+    while (!text.empty() && text.back() == '=') text.pop_back();
+    return {Decoder(text.cbegin()), Decoder(text.cend())};
 }
 
 // `fd` moved to a descriptor >= 10 (closed on exec), so that the child's dup2 to 3 and 4
@@ -83,8 +70,11 @@ Browser::Browser() : owner_(getpid()), next_id_(first_id()) {
     if (mkdtemp(dir.data()) == nullptr) throw std::runtime_error(fmt::format("mkdtemp {}: {}", dir, std::strerror(errno)));
     profile_ = dir;
     int pair[2];
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
-        throw std::runtime_error(fmt::format("socketpair: {}", std::strerror(errno)));
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
+        const std::string why = std::strerror(errno);
+        fs::remove(profile_);
+        throw std::runtime_error("socketpair: " + why);
+    }
     socket_ = high_fd(pair[0]);
     const int theirs = high_fd(pair[1]);
     posix_spawn_file_actions_t actions;
@@ -96,7 +86,7 @@ Browser::Browser() : owner_(getpid()), next_id_(first_id()) {
     posix_spawn_file_actions_adddup2(&actions, theirs, 3);  // commands in
     posix_spawn_file_actions_adddup2(&actions, theirs, 4);  // answers and events out
     const std::string profile_flag = "--user-data-dir=" + profile_.string();
-    std::vector<std::string> args = {kChromiumPath,
+    std::vector<std::string> args = {kChromium,
                                      "--headless",
                                      "--no-sandbox",
                                      "--disable-gpu",
@@ -112,12 +102,15 @@ Browser::Browser() : owner_(getpid()), next_id_(first_id()) {
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
-    const int spawned = posix_spawn(&process_, kChromiumPath, &actions, nullptr, argv.data(), environ);
+    const int spawned = posix_spawn(&process_, kChromium, &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     close(theirs);
-    if (spawned != 0) {
+    if (spawned != 0) {  // no destructor runs for an object whose constructor threw
         process_ = -1;
-        throw std::runtime_error(fmt::format("cannot start {}: {}", kChromiumPath, std::strerror(spawned)));
+        close(socket_);
+        std::error_code ignored;
+        fs::remove_all(profile_, ignored);
+        throw std::runtime_error(fmt::format("cannot start {}: {}", kChromium, std::strerror(spawned)));
     }
 }
 

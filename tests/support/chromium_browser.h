@@ -29,6 +29,9 @@
 
 namespace memsim::test {
 
+// Where scripts/setup.sh installs Chromium (Debian's package).
+inline const char* const kChromium = "/usr/bin/chromium";
+
 class Browser {
 public:
     // The process's browser: started on first use (or before the fork, by

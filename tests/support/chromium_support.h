@@ -30,8 +30,6 @@
 
 namespace memsim::test {
 
-inline const char* const kChromium = "/usr/bin/chromium";
-
 // The line ctest's SKIP_REGULAR_EXPRESSION looks for (tests/CMakeLists.txt).
 inline const char* const kSkippedMark = "memsim test skipped:";
 
