@@ -27,6 +27,16 @@ public:
     [[nodiscard]] virtual int recompute_count(TensorId t) const = 0;
     [[nodiscard]] virtual double compute_cost_ms(TensorId t) const = 0;  // its producer's cost
     [[nodiscard]] virtual std::uint64_t free_neighbour_bytes(TensorId t) const = 0;
+    // A view that keeps evicted() as a byte and compute_cost_ms() as a double per storage
+    // (indexed by the storage's id, the root of its alias chain: TensorGraph::storage_of)
+    // gives the two arrays here, and the evicted-region walks (tensor_graph.h) read them
+    // instead of making two virtual calls per storage they visit: the DTR reference
+    // runtime's walks took half as long. Empty (the default): the walks call.
+    struct StorageArrays {
+        const std::uint8_t* evicted = nullptr;
+        const double* compute_cost_ms = nullptr;
+    };
+    [[nodiscard]] virtual StorageArrays storage_arrays() const { return {}; }
 };
 
 struct TensorGraph;

@@ -69,8 +69,10 @@ std::uint32_t new_walk(const TensorGraph& g) {
 namespace {
 
 // Adds to `cost` the compute cost of the evicted storages reachable from `s` through
-// evicted storages along `next`, in the order of a depth-first walk.
-void add_region_cost(const EvictionView& view, const TensorGraph& g, TensorId s, const Adjacency& next, double& cost) {
+// evicted storages along `next`, in the order of a depth-first walk. `evicted` and
+// `cost_of` read the view, through its arrays where it has them (the same answers).
+template <class Evicted, class CostOf>
+void add_region_cost(const TensorGraph& g, TensorId s, const Adjacency& next, double& cost, Evicted evicted, CostOf cost_of) {
     const std::uint32_t epoch = new_walk(g);
     // The marks' array and the sum in locals: through the graph's vector and the caller's
     // reference the compiler reloaded and stored them around every virtual call of the
@@ -84,13 +86,25 @@ void add_region_cost(const EvictionView& view, const TensorGraph& g, TensorId s,
         const TensorId cur = stack.back();
         stack.pop_back();
         for (TensorId u : next.of(cur)) {
-            if (mark[u] == epoch || !view.evicted(u)) continue;
+            if (mark[u] == epoch || !evicted(u)) continue;
             mark[u] = epoch;
-            sum += view.compute_cost_ms(u);
+            sum += cost_of(u);
             stack.push_back(u);
         }
     }
     cost = sum;
+}
+
+void add_region_cost(const EvictionView& view, const TensorGraph& g, TensorId s, const Adjacency& next, double& cost) {
+    if (const EvictionView::StorageArrays a = view.storage_arrays(); a.evicted && a.compute_cost_ms) {
+        add_region_cost(
+            g, s, next, cost, [e = a.evicted](TensorId u) { return e[u] != 0; },
+            [c = a.compute_cost_ms](TensorId u) { return c[u]; });
+    } else {
+        add_region_cost(
+            g, s, next, cost, [&view](TensorId u) { return view.evicted(u); },
+            [&view](TensorId u) { return view.compute_cost_ms(u); });
+    }
 }
 
 }  // namespace

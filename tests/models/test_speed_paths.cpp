@@ -55,10 +55,11 @@ TEST_CASE("pool allocator: among equal sizes the newest free chunk is taken, and
 namespace {
 
 // A chain s0 -> s1 -> s2 -> s3 -> s4 -> s5 (op i produces s_i, cost i+1 ms) with s1, s2
-// and s4 evicted.
+// and s4 evicted; with `arrays`, the view also hands the walks its flags and costs by
+// storage (EvictionView::storage_arrays), as the DTR reference runtime does.
 class ChainView final : public EvictionView {
 public:
-    ChainView() {
+    explicit ChainView(bool arrays) : arrays_(arrays) {
         for (int i = 0; i < 6; ++i) {
             w_.tensors.push_back(Tensor{"s" + std::to_string(i), 8, i, false, false, -1});
             w_.ops.push_back(Op{"op" + std::to_string(i), i + 1.0, i ? std::vector<TensorId>{i - 1} : std::vector<TensorId>{},
@@ -73,17 +74,25 @@ public:
     int recompute_count(TensorId) const override { return 0; }
     double compute_cost_ms(TensorId t) const override { return w_.ops[t].cost_ms; }
     std::uint64_t free_neighbour_bytes(TensorId) const override { return 0; }
+    StorageArrays storage_arrays() const override {
+        return arrays_ ? StorageArrays{flags_.data(), costs_.data()} : StorageArrays{};
+    }
 
 private:
     Workload w_;
+    bool arrays_;
+    std::vector<std::uint8_t> flags_{0, 1, 1, 0, 1, 0};
+    std::vector<double> costs_{1, 2, 3, 4, 5, 6};
 };
 
 }  // namespace
 
-TEST_CASE("evicted region cost: the same sums on every call, whatever walks came before") {
-    const ChainView view;
-    const TensorGraph g = build_tensor_graph(view.workload());
-    for (int round = 0; round < 3; ++round) {
+TEST_CASE("evicted region cost: the same sums on every call, whatever walks came before, through calls or arrays") {
+    const ChainView calls(false), arrays(true);
+    const TensorGraph g = build_tensor_graph(calls.workload());
+    for (int round = 0; round < 6; ++round) {
+        const ChainView& view = round % 2 ? arrays : calls;
+        INFO((round % 2 ? "arrays" : "calls") << ", round " << round / 2);
         // s0 forward: s1 (2) + s2 (3) = 5, stops at the resident s3.
         CHECK(evicted_region_cost(view, g, 0, true, false) == 5.0);
         // s3 both ways: forward s4 (5); backward s2 (3) + s1 (2) = 10.

@@ -30,6 +30,7 @@ public:
         storage_cost_.assign(n, 0.0);
         cost_ops_.assign(n, {});
         created_.assign(n, 0);
+        evicted_.assign(n, 0);
         defined_.assign(n, 0);
         material_.assign(n, 0);
         computed_once_.assign(n, 0);
@@ -76,27 +77,31 @@ public:
     [[nodiscard]] const Workload& workload() const override { return w_; }
     [[nodiscard]] double now_ms() const override { return clock_; }
     [[nodiscard]] bool resident(TensorId t) const override { return material_[storage_of_[t]] != 0; }
-    [[nodiscard]] bool evicted(TensorId t) const override {
-        const TensorId s = storage_of_[t];
-        return created_[s] && !material_[s];
-    }
+    [[nodiscard]] bool evicted(TensorId t) const override { return evicted_[storage_of_[t]] != 0; }
     [[nodiscard]] double last_access_ms(TensorId t) const override { return last_access_[storage_of_[t]]; }
     [[nodiscard]] int recompute_count(TensorId t) const override { return recomputes_[storage_of_[t]]; }
     [[nodiscard]] double compute_cost_ms(TensorId t) const override { return storage_cost_[storage_of_[t]]; }
     [[nodiscard]] std::uint64_t free_neighbour_bytes(TensorId /*t*/) const override { return 0; }
+    [[nodiscard]] StorageArrays storage_arrays() const override { return {evicted_.data(), storage_cost_.data()}; }
 
 private:
     std::uint64_t bytes_of(TensorId s) const { return w_.tensors[s].bytes; }
+
+    // Evicted: created (its op requested) and not material; kept as a byte per storage,
+    // after every change of either, for the heuristics' region walks (storage_arrays).
+    void update_evicted(TensorId s) { evicted_[s] = created_[s] && !material_[s]; }
 
     // A constant is computed (free, making room first) at its CONSTANT line and pinned.
     void add_constant(TensorId t) {
         const TensorId s = storage_of_[t];
         created_[s] = 1;
+        update_evicted(s);
         if (!material_[s]) {
             if (memory_ + bytes_of(s) > options_.budget_bytes) make_room(bytes_of(s));
             add_bytes(bytes_of(s));
         }
         material_[s] = computed_once_[s] = 1;
+        update_evicted(s);
         defined_[t] = 1;
         pin(s);
     }
@@ -115,6 +120,7 @@ private:
         for (TensorId u : op.outputs) {
             const TensorId s = storage_of_[u];
             created_[s] = 1;
+            update_evicted(s);
             std::vector<int>& ops = cost_ops_[s];
             if (std::find(ops.begin(), ops.end(), op_index) != ops.end()) continue;
             ops.push_back(op_index);
@@ -144,6 +150,7 @@ private:
 
     void evict(TensorId s) {
         material_[s] = 0;
+        update_evicted(s);
         memory_ -= bytes_of(s);
         pool_.erase(std::remove(pool_.begin(), pool_.end(), s), pool_.end());
         for (TensorId u : members_[s]) defined_[u] = 0;
@@ -250,6 +257,7 @@ private:
         for (TensorId u : op.outputs) defined_[u] = 1;
         for (TensorId s : new_storages) {
             material_[s] = 1;
+            update_evicted(s);
             make_evictable(s);
             if (computed_once_[s]) {
                 ++recomputes_[s];
@@ -269,6 +277,7 @@ private:
     std::vector<double> storage_cost_;
     std::vector<std::vector<int>> cost_ops_;  // per storage: the ops counted in storage_cost_
     std::vector<char> defined_, material_, computed_once_, pinned_, created_;
+    std::vector<std::uint8_t> evicted_;
     std::vector<int> locks_, references_, recomputes_;
     std::vector<double> last_access_;
     std::vector<TensorId> pool_;
