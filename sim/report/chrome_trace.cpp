@@ -7,6 +7,8 @@
 #include <set>
 #include <utility>
 
+#include <nlohmann/json.hpp>
+
 #include "sim/report/activity_labels.h"
 #include "sim/report/lanes.h"
 #include "sim/report/text_format.h"
@@ -231,10 +233,6 @@ std::string chrome_trace_text(const EventLog& log, const Workload* workload) {
     for (const TimedEvent& event : timed) write_timed(next_event(), event);
     out += "]}";
     return out;
-}
-
-nlohmann::json chrome_trace(const EventLog& log, const Workload* workload) {
-    return nlohmann::json::parse(chrome_trace_text(log, workload));
 }
 
 void write_chrome_trace(const EventLog& log, const std::string& path, const Workload* workload) {

@@ -13,17 +13,14 @@
 
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "models/workload/workload.h"
 #include "sim/engine/event_log.h"
 
 namespace memsim {
 
 // Event names are the labels of events.csv (activity_labels.h); `workload` names tensors.
-// The text of trace.json (without its final newline), and the same parsed.
+// The text of trace.json (without its final newline).
 std::string chrome_trace_text(const EventLog& log, const Workload* workload = nullptr);
-nlohmann::json chrome_trace(const EventLog& log, const Workload* workload = nullptr);
 void write_chrome_trace(const EventLog& log, const std::string& path, const Workload* workload = nullptr);
 
 }  // namespace memsim

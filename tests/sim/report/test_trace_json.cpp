@@ -87,7 +87,7 @@ TEST_CASE("trace.json: a lane whose activities overlap gets extra tracks, never 
     log.add({"transfer", 1.0, 3.0, 0, "b", {2}, 1});  // overlaps a
     log.add({"transfer", 1.5, 2.5, 0, "c", {3}, 1});  // overlaps a and b
     log.add({"transfer", 2.0, 4.0, 1, "d", {4}, 1});  // a's track is free again at 2.0
-    const json trace = chrome_trace(log);
+    const json trace = json::parse(chrome_trace_text(log));
     const TraceCheck seen = check_trace(trace);
     CHECK(seen.thread_names ==
           std::map<int, std::string>{{1, "GPU compute"}, {2, "transfer"}, {3, "transfer (2)"}, {4, "transfer (3)"}});
