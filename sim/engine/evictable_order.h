@@ -15,9 +15,11 @@ class EvictableOrder {
 public:
     static constexpr TensorId kEnd = -1;
 
+    // Empty until sized: a run that never evicts keeps no order (TensorTable::keep_evictable_order).
+    EvictableOrder() = default;
     explicit EvictableOrder(std::size_t tensors) : prev_(tensors, kOut), next_(tensors, kOut) {}
 
-    [[nodiscard]] bool contains(TensorId t) const { return next_[t] != kOut; }
+    [[nodiscard]] bool contains(TensorId t) const { return static_cast<std::size_t>(t) < next_.size() && next_[t] != kOut; }
     [[nodiscard]] TensorId front() const { return head_; }
     [[nodiscard]] TensorId next(TensorId t) const { return next_[t]; }
 

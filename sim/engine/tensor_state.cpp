@@ -1,24 +1,42 @@
 #include "sim/engine/tensor_state.h"
 
 #include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+#include <fmt/format.h>
 
 namespace memsim {
 
 TensorTable::TensorTable(const Workload& w, const ExecPlan& plan, double gpu_speed_scale)
-    : w_(w), plan_(plan), speed_(gpu_speed_scale), state_(w.tensors.size()), use_begin_(w.tensors.size() + 1, 0),
-      order_(w.tensors.size()), storage_of_(storage_map(w)) {
+    : w_(w),
+      plan_(plan),
+      speed_(gpu_speed_scale),
+      state_(w.tensors.size()),
+      use_begin_(w.tensors.size() + 1, 0),
+      storage_of_(storage_map(w)) {
     // Two passes over the plan: count each storage's uses (a read of a view is one of its
-    // storage's), then place them in step order.
-    for (const PlanStep& step : plan_)
-        if (step.kind == StepKind::Compute)
-            for (TensorId t : w_.ops[step.op].inputs) ++use_begin_[storage_of_[t] + 1];
+    // storage's), then place them in step order. The index is 32-bit (half the memory a
+    // tensor and a use cost); no workload that fits in memory comes near its limit, and
+    // one that did would stop here rather than wrap.
+    std::uint64_t uses = 0;
+    for (const PlanStep& step : plan_) {
+        if (step.kind != StepKind::Compute) continue;
+        const std::vector<TensorId>& inputs = w_.ops[step.op].inputs;
+        uses += inputs.size();
+        for (TensorId t : inputs) ++use_begin_[storage_of_[t] + 1];
+    }
+    if (uses > std::numeric_limits<UseIndex>::max() || plan_.size() > std::numeric_limits<UseIndex>::max())
+        throw std::length_error(
+            fmt::format("the tensor table indexes at most {} reads and plan steps; this run has {} reads in {} steps",
+                        std::numeric_limits<UseIndex>::max(), uses, plan_.size()));
     for (std::size_t t = 1; t < use_begin_.size(); ++t) use_begin_[t] += use_begin_[t - 1];
     use_steps_.resize(use_begin_.back());
-    std::vector<std::size_t> next(use_begin_.begin(), use_begin_.end() - 1);
+    std::vector<UseIndex> next(use_begin_.begin(), use_begin_.end() - 1);
     for (std::size_t k = 0; k < plan_.size(); ++k) {
         const PlanStep& step = plan_[k];
         if (step.kind != StepKind::Compute) continue;
-        for (TensorId t : w_.ops[step.op].inputs) use_steps_[next[storage_of_[t]]++] = k;
+        for (TensorId t : w_.ops[step.op].inputs) use_steps_[next[storage_of_[t]]++] = static_cast<UseIndex>(k);
     }
 }
 

@@ -59,7 +59,10 @@ public:
         (*this)[t].evictable_seq = ++insert_counter_;
         if (order_.contains(t)) order_.push_back(t);  // keeps the order by evictable_seq
     }
-    // Resident tensors by evictable_seq; the memory manager lists and unlists them.
+    // Resident tensors by evictable_seq; the memory manager lists and unlists them, and
+    // only in a run that can evict (one with a budget): no other run reads the order, so
+    // no other run pays its two ints a tensor and its list moves per allocation and free.
+    void keep_evictable_order() { order_ = EvictableOrder(state_.size()); }
     void list_evictable(TensorId t) {
         touch(t);
         order_.push_back(t);
@@ -105,8 +108,9 @@ private:
     std::vector<TensorState> state_;
     // The plan steps that read each tensor, in one array: tensor t's are
     // use_steps_[use_begin_[t] .. use_begin_[t + 1]) (no vector per tensor to allocate).
-    std::vector<std::size_t> use_begin_;
-    std::vector<std::size_t> use_steps_;
+    using UseIndex = std::uint32_t;
+    std::vector<UseIndex> use_begin_;
+    std::vector<UseIndex> use_steps_;
     [[nodiscard]] std::size_t use_count(TensorId t) const { return use_begin_[t + 1] - use_begin_[t]; }
     [[nodiscard]] std::size_t use_step(TensorId t, std::size_t k) const { return use_steps_[use_begin_[t] + k]; }
     std::uint64_t insert_counter_ = 0;
