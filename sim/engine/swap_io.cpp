@@ -18,13 +18,13 @@ SwapIo::SwapIo(const EngineContext& ctx)
       clock_(ctx.clock),
       log_(ctx.log),
       rules_(ctx.rules),
-      write_seq_(ctx.workload.tensors.size(), 0),
+      write_seq_(ctx.workload.tensors.size()),
       host_(ctx.host),
       placement_(ctx.config.platform.has_host_tier() && ctx.config.make_placement ? ctx.config.make_placement() : nullptr),
       bounce_(ctx.config.swap_path.bounce),
       tiers_(ctx.config.platform.tiers()),
-      copy_(ctx.workload.tensors.size(), kNoTier),
-      staged_(ctx.workload.tensors.size(), 0) {}
+      copy_(ctx.workload.tensors.size()),
+      staged_(ctx.workload.tensors.size()) {}
 
 std::optional<TierId> SwapIo::tier_for(TensorId t, int op) const {
     if (!placement_) return kDefaultTier;
@@ -68,29 +68,30 @@ void SwapIo::unstage(TensorId t) {
 }
 
 void SwapIo::drop_copy(TensorId t) {
-    const std::uint64_t bytes = w_.tensors[t].bytes;
-    if (copy_[t] != kNoTier) {
-        HostTier::TierCounts& tier = host_.tiers[copy_[t]];
+    if (const TierId held = copy_of(t); held != kNoTier) {
+        const std::uint64_t bytes = w_.tensors[t].bytes;
+        HostTier::TierCounts& tier = host_.tiers[held];
         tier.out += bytes;
         tier.resident -= bytes;
-        host_.release(bytes, copy_[t]);
+        host_.release(bytes, held);
+        copy_[t] = 0;  // written only where there was a copy: a run that never swaps never touches copy_
     }
-    copy_[t] = kNoTier;
     tensors_[t].copy_tier = kDefaultTier;
 }
 
 TierBytes SwapIo::tier_resident() const {
     TierBytes bytes{};
     for (TensorId t = 0; t < static_cast<TensorId>(copy_.size()); ++t) {
-        if (copy_[t] == kNoTier) continue;
-        bytes[copy_[t]] += w_.tensors[t].bytes;
+        const TierId held = copy_of(t);
+        if (held == kNoTier) continue;
+        bytes[held] += w_.tensors[t].bytes;
         // On the GPU with a copy: only while the copy is being written or read back, or
         // written and waiting for its sync point to free the GPU's.
         const TensorState& st = tensors_[t];
         if (st.where == Where::Resident && !st.written && !st.writing && !st.reading)
             throw InvariantError(
                 fmt::format("tensor {} is on the GPU and has a swapped copy on tier '{}' with no transfer in flight",
-                            w_.tensors[t].name, tier_row(copy_[t]).name));
+                            w_.tensors[t].name, tier_row(held).name));
     }
     return bytes;
 }
@@ -180,7 +181,7 @@ void SwapIo::on_io_done(const IoRequest& r) {
         end_write(r.tensor);
         tier.in += r.bytes;
         tier.resident += r.bytes;
-        copy_[r.tensor] = r.tier;
+        copy_[r.tensor] = static_cast<TierId>(r.tier + 1);
         if (st.keep_resident) {
             if (st.where == Where::Resident) drop_copy(r.tensor);  // needed again while it was written: it stays
             return;

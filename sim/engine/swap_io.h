@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sim/engine/transfer_queue.h"
+#include "sim/engine/zeroed_array.h"
 #include "sim/engine/memory_manager.h"
 #include "models/swap/placement/placement_rule.h"
 #include "sim/engine/host_tier.h"
@@ -78,7 +79,7 @@ private:
     EventLog& log_;
     SemanticsRules& rules_;
     std::map<std::uint64_t, TensorId> in_flight_writes_;  // by issue order
-    std::vector<std::uint64_t> write_seq_;                // per tensor: its key in in_flight_writes_
+    ZeroedArray<std::uint64_t> write_seq_;                // per tensor: its key in in_flight_writes_, 0: none
     std::uint64_t next_write_seq_ = 0;
     std::size_t kept_writes_ = 0;  // in-flight writes whose tensor has keep_resident
     std::vector<TensorId> written_unfreed_;
@@ -87,8 +88,10 @@ private:
     std::unique_ptr<PlacementRule> placement_;  // on the node only
     bool bounce_;
     std::vector<TierSpec> tiers_;   // the platform's (which are staged by the path)
-    std::vector<TierId> copy_;      // per tensor: the tier holding its completed swapped copy (kNoTier: none)
-    std::vector<char> staged_;      // per tensor: a bounce buffer is held for its transfer
+    // Per tensor: 1 + the tier holding its completed swapped copy, 0: none (copy_of).
+    ZeroedArray<TierId> copy_;
+    ZeroedArray<char> staged_;  // per tensor: a bounce buffer is held for its transfer
+    [[nodiscard]] TierId copy_of(TensorId t) const { return copy_[t] == 0 ? kNoTier : static_cast<TierId>(copy_[t] - 1); }
 };
 
 }  // namespace memsim

@@ -28,7 +28,7 @@ TransferQueue::TransferQueue(const EngineContext& ctx)
       disk_(ctx.platform.disk),
       listener_(ctx.io),
       usage_(ctx.usage),
-      queued_write_(ctx.workload.tensors.size(), 0) {
+      queued_write_(ctx.workload.tensors.size()) {
     for (int l = 0; l < usage_.lane_count(); ++l) resource_lanes_.push_back(log_.labels.keep(usage_.lane(l)));
     for (const TierSpec& tier : tiers_) models_.push_back(tier_model(tier, ctx.gpu, ctx.config.swap_path.bounce));
 }
@@ -174,10 +174,11 @@ void TransferQueue::occupied(const IoRequest& r, int resource, double start_ms, 
 
 void TransferQueue::stop() {
     stopped_ = true;
+    for (const IoRequest& r : queue_)  // every queued write's entry (the only ones not 0)
+        if (r.write) queued_write_[r.tensor] = 0;
     front_seq_ += queue_.size();
     queue_.clear();
     live_ = 0;
-    std::fill(queued_write_.begin(), queued_write_.end(), 0);
     clock_.notify();
 }
 

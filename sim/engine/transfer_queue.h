@@ -19,6 +19,7 @@
 #include "sim/engine/clock.h"
 #include "sim/engine/engine_context.h"
 #include "sim/engine/node_usage.h"
+#include "sim/engine/zeroed_array.h"
 
 namespace memsim {
 
@@ -92,7 +93,7 @@ private:
     double free_pred_ms_ = 0;
     std::deque<IoRequest> queue_;   // cancelled requests stay until they reach the head
     std::uint64_t front_seq_ = 0;   // sequence number of queue_.front()
-    std::vector<std::uint64_t> queued_write_;  // per tensor: 1 + seq of its queued write, 0: none
+    ZeroedArray<std::uint64_t> queued_write_;  // per tensor: 1 + seq of its queued write, 0: none
     std::size_t live_ = 0;          // requests queued and not cancelled
     bool busy_ = false;
     bool stopped_ = false;
