@@ -19,6 +19,7 @@ public:
     EvictableOrder() = default;
     explicit EvictableOrder(std::size_t tensors) : prev_(tensors, kOut), next_(tensors, kOut) {}
 
+    [[nodiscard]] bool kept() const { return !next_.empty(); }
     [[nodiscard]] bool contains(TensorId t) const { return static_cast<std::size_t>(t) < next_.size() && next_[t] != kOut; }
     [[nodiscard]] TensorId front() const { return head_; }
     [[nodiscard]] TensorId next(TensorId t) const { return next_[t]; }

@@ -59,7 +59,7 @@ void MemoryManager::allocate(TensorId t, int op) {
     TensorState& st = tensors_[t];
     st.where = Where::Resident;
     tensors_.stamp_evictable(t);
-    if (budget_) tensors_.list_evictable(t);
+    tensors_.list_evictable(t);
     rules_.on_allocated(t);
     sample();
 }
@@ -77,7 +77,7 @@ void MemoryManager::free_memory(TensorId t, int op) {
         throw InvariantError(fmt::format("op {}: freeing tensor {} would make memory negative", op, w_.tensors[t].name));
     allocator_->release(t);
     record_allocator_events(op);
-    if (budget_) tensors_.unlist_evictable(t);
+    tensors_.unlist_evictable(t);
     if (log_.recording) log_.resident(clock_.now(), t, false);
     live_bytes_ -= bytes;
     live_by_role_[static_cast<std::size_t>(w_.tensors[t].role)] -= bytes;

@@ -59,15 +59,18 @@ public:
         (*this)[t].evictable_seq = ++insert_counter_;
         if (order_.contains(t)) order_.push_back(t);  // keeps the order by evictable_seq
     }
-    // Resident tensors by evictable_seq; the memory manager lists and unlists them, and
-    // only in a run that can evict (one with a budget): no other run reads the order, so
-    // no other run pays its two ints a tensor and its list moves per allocation and free.
+    // Resident tensors by evictable_seq; the memory manager lists and unlists them. The
+    // order is kept only when the memory manager asks (a run with a budget, the only one
+    // that evicts): in any other run listing does nothing, and no tensor pays its two
+    // ints or its list moves per allocation and free.
     void keep_evictable_order() { order_ = EvictableOrder(state_.size()); }
     void list_evictable(TensorId t) {
+        if (!order_.kept()) return;
         touch(t);
         order_.push_back(t);
     }
     void unlist_evictable(TensorId t) {
+        if (!order_.kept()) return;
         touch(t);
         order_.erase(t);
     }

@@ -13,6 +13,7 @@
 #include "models/recompute/optimal/remat_milp.h"
 #include "models/recompute/recompute_planner.h"
 #include "models/workload/synthetic.h"
+#include "optimal_support.h"
 #include "plan_replay.h"
 #include "sim/scenario/scenario.h"
 #include "sim/app/run/simulation.h"
@@ -77,16 +78,10 @@ Workload shared_input() {
                  5);
 }
 
-// The cases below check CBC's proofs, so its limit is only against a hang: with 20 s of
-// CPU, uniform_linear_9 at 3 B stopped unproven in the sanitizer build on a 2-core
-// machine whose page faults cost 11 us (the case took 72 s there, and 8 s in the plain
-// build), and the answer must not depend on the machine's speed.
-constexpr double kProofLimitS = 600;
-
 OptimalOptions milp_only() {
     OptimalOptions o;
     o.use_chain_dp = false;
-    o.time_limit_s = kProofLimitS;
+    o.time_limit_s = test::kProofLimitS;  // the cases check CBC's proofs
     return o;
 }
 

@@ -16,6 +16,7 @@
 #include "models/recompute/optimal/remat_problem.h"
 #include "models/recompute/optimal/solver_process.h"
 #include "models/workload/synthetic.h"
+#include "optimal_support.h"
 
 using namespace memsim;
 using namespace memsim::optimal;
@@ -129,7 +130,7 @@ TEST_CASE("optimal solver crash: when CBC's process dies the planner keeps the b
     const auto budget = static_cast<std::uint64_t>(0.7 * static_cast<double>(straight_peak(w)));
     OptimalOptions options;
     options.use_chain_dp = false;
-    options.time_limit_s = 600;  // only against a hang: the proof below must not depend on the machine's speed
+    options.time_limit_s = test::kProofLimitS;  // the proof below
     const OptimalResult solved = solve_optimal(w, budget, options);
     REQUIRE(solved.status == OptimalStatus::Optimal);
     REQUIRE(solved.time_ms == 24.0);
