@@ -57,7 +57,7 @@ void shard_gradients(RankWorkload& r, int ranks, int step, std::optional<std::ui
             if (std::find(inputs.begin(), inputs.end(), read) == inputs.end()) inputs.push_back(read);
         }
         op.inputs = std::move(inputs);
-        std::erase_if(op.release, [&](TensorId t) { return shard_for(t) >= 0; });
+        erase_if(op.release, [&](TensorId t) { return shard_for(t) >= 0; });
         for (TensorId t : op.outputs)
             if (w.tensors[static_cast<std::size_t>(t)].alias_of >= 0 && shard_for(t) >= 0)
                 w.tensors[static_cast<std::size_t>(t)].alias_of = shard_for(t);
@@ -135,8 +135,8 @@ void shard_parameters(RankWorkload& r, int ranks, int step) {
     for (auto& [first, g] : by_first) r.gathers.push_back(std::move(g));
     for (std::size_t i = 0; i < w.ops.size(); ++i) {
         Op& op = w.ops[i];
-        std::erase_if(op.release, [&](TensorId t) { return shard_for(t) >= 0; });
-        std::erase_if(op.arrivals, [&](TensorId t) { return shard_for(t) >= 0; });
+        erase_if(op.release, [&](TensorId t) { return shard_for(t) >= 0; });
+        erase_if(op.arrivals, [&](TensorId t) { return shard_for(t) >= 0; });
         if (static_cast<int>(i) < step) continue;
         std::vector<TensorId> inputs;
         for (TensorId t : op.inputs) {

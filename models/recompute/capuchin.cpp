@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <span>
 
 #include "models/alloc/os_allocator.h"
 #include "models/recompute/plan_builder.h"
@@ -83,7 +84,8 @@ ExecPlan plan_capuchin(const Workload& w, std::uint64_t budget_bytes, double rec
             for (TensorId t : drop_after[static_cast<std::size_t>(i)]) b.release(t);
             continue;
         }
-        const std::vector<TensorId> next_inputs = i + 1 < n ? w.ops[i + 1].inputs : std::vector<TensorId>{};
+        const std::span<const TensorId> next_inputs = i + 1 < n ? std::span<const TensorId>(w.ops[i + 1].inputs)
+                                                                : std::span<const TensorId>{};
         while (b.live_bytes() > budget_bytes) {
             TensorId victim = -1;
             for (TensorId t = 0; t < static_cast<TensorId>(w.tensors.size()); ++t) {

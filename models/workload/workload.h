@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/workload/dtype.h"
+#include "models/workload/op_list.h"
 #include "models/workload/tensor_role.h"
 
 namespace memsim {
@@ -37,22 +38,24 @@ struct ScratchEvent {
 struct Op {
     std::string name;
     double cost_ms = 0.0;
-    std::vector<TensorId> inputs;
-    std::vector<TensorId> outputs;
-    std::vector<ScratchEvent> scratch;  // allocs happen before compute, frees after
-    std::vector<TensorId> release;      // freed after the op (last use)
+    // Each list holds its first two entries (one scratch event) without a heap block
+    // (models/workload/op_list.h).
+    OpList<TensorId, 2> inputs;
+    OpList<TensorId, 2> outputs;
+    OpList<ScratchEvent, 1> scratch;  // allocs happen before compute, frees after
+    OpList<TensorId, 2> release;      // freed after the op (last use)
     // Constants that become resident just before this op (DTR logs declare constants
     // mid-way); every other constant is resident before op 0.
-    std::vector<TensorId> arrivals;
+    OpList<TensorId, 2> arrivals;
     // The forward op this op re-runs in the backward (the model's own activation
     // checkpointing: torch.utils.checkpoint in a trace, a synthetic model's checkpointing
     // mode); kNoOp for every other op.
     int recomputes = kNoOp;
     // What the device model needs (docs/gpu_model.md); 0 / unknown where the source does
     // not say (a log's optional FLOPS, BYTES and DTYPE keys; the synthetic GPT step).
+    Dtype dtype = Dtype::unknown;
     double flops = 0.0;        // floating-point operations, a multiply-add counted as 2
     double bytes_moved = 0.0;  // bytes the kernel reads plus bytes it writes
-    Dtype dtype = Dtype::unknown;
 };
 
 // One micro-batch of a step with gradient accumulation: its ops are

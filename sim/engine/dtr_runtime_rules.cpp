@@ -6,6 +6,7 @@
 // and re-runs its view op when undefined; at the end of the log every tensor still
 // referenced is requested once more.
 #include <algorithm>
+#include <span>
 #include <utility>
 
 #include "sim/engine/gpu_stream.h"
@@ -159,7 +160,7 @@ private:
 
     // The order in which (re)computed outputs enter the evictable pool: the requested one
     // (`last`; the first output for a top-level op) after its siblings.
-    static std::vector<TensorId> evictable_order(const std::vector<TensorId>& outputs, TensorId last) {
+    static std::vector<TensorId> evictable_order(std::span<const TensorId> outputs, TensorId last) {
         std::vector<TensorId> order;
         for (TensorId u : outputs)
             if (u != last) order.push_back(u);

@@ -22,7 +22,7 @@ TensorTable::TensorTable(const Workload& w, const ExecPlan& plan, double gpu_spe
     std::uint64_t uses = 0;
     for (const PlanStep& step : plan_) {
         if (step.kind != StepKind::Compute) continue;
-        const std::vector<TensorId>& inputs = w_.ops[step.op].inputs;
+        const auto& inputs = w_.ops[step.op].inputs;
         uses += inputs.size();
         for (TensorId t : inputs) ++use_begin_[storage_of_[t] + 1];
     }
