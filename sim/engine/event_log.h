@@ -15,6 +15,7 @@
 
 #include "models/alloc/allocator.h"
 #include "models/platform/tier.h"
+#include "models/workload/op_list.h"
 
 namespace memsim {
 
@@ -80,7 +81,7 @@ struct Activity {
     double end_ms = 0.0;
     int op = -1;             // operator index the activity belongs to (-1: none)
     std::string_view label;  // operator name, or a short description (kept by the log)
-    std::vector<int> tensors;
+    OpList<int, 2> tensors;  // most activities name one or two: no heap block (models/workload/op_list.h)
     std::uint64_t bytes = 0;
     // The tensor the activity is for when `tensors` does not say it alone: the one a
     // stall waits for, the one a recomputation was started to regenerate (-1: unknown).

@@ -122,7 +122,7 @@ void GpuStream::run_exec(int op, const char* lane_name, bool top_level, const st
     ++counts_.executions;
     clock_.advance_op_clock(o.cost_ms);
     // Not built when nothing records: the record copies the op's outputs (a heap allocation).
-    if (log_.recording) log_.add({lane_name, start, clock_.now(), op, o.name, o.outputs.to_vector(), 0, for_tensor});
+    if (log_.recording) log_.add({lane_name, start, clock_.now(), op, o.name, o.outputs, 0, for_tensor});
     for (const ScratchEvent& e : o.scratch)
         if (!e.alloc && tensors_[e.tensor].where == Where::Resident) memory_.free_memory(e.tensor, op);
     rules_.after_exec(o, top_level);

@@ -60,7 +60,7 @@ std::string TensorNames::list(const std::vector<int>& tensors) const {
 
 std::vector<int> subject_tensors(const Activity& a) {
     if (a.for_tensor >= 0) return {a.for_tensor};
-    return a.tensors;
+    return a.tensors.to_vector();
 }
 
 std::string activity_label(const Activity& a, const TensorNames& names) {

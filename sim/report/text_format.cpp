@@ -76,7 +76,7 @@ std::string format_bytes_human(std::uint64_t bytes) {
     return fmt::format("{} B", bytes);
 }
 
-std::string join_ints(const std::vector<int>& values, char separator) {
+std::string join_ints(std::span<const int> values, char separator) {
     std::string out;
     for (std::size_t i = 0; i < values.size(); ++i) {
         if (i > 0) out += separator;

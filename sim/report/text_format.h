@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,7 +22,7 @@ std::string format_ms(double ms);
 // "1.50 GiB", "12.00 MiB", "512 B".
 std::string format_bytes_human(std::uint64_t bytes);
 // "3;4;7"
-std::string join_ints(const std::vector<int>& values, char separator);
+std::string join_ints(std::span<const int> values, char separator);
 // Rows as left-aligned columns, each line indented by two spaces and without trailing blanks.
 std::string aligned_table(const std::vector<std::vector<std::string>>& rows);
 // Writes `text` to `path`, complete or not at all (models/io/atomic_file.h); throws naming the path.
