@@ -9,7 +9,6 @@ PoolAllocator::Block* PoolAllocator::new_block(std::uint64_t size, Block* parent
     Block& b = blocks_.emplace_back();
     b.size = size;
     b.parent = parent;
-    if (parent) parent->children.push_back(&b);
     return &b;
 }
 
@@ -66,9 +65,9 @@ void PoolAllocator::allocate(TensorId tensor, std::uint64_t bytes) {
         return;
     }
     ++b->live_children;
-    b->children.clear();
     Block* used = new_block(aligned, b);
     Block* rest = new_block(b->size - aligned, b);
+    b->children = {used, rest};  // a merged block split again gets new children
     used_[tensor] = used;
     push_free(rest);
 }

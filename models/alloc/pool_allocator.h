@@ -6,6 +6,7 @@
 // Peak = bytes ever taken from the OS.
 #pragma once
 
+#include <array>
 #include <deque>
 #include <set>
 #include <utility>
@@ -49,9 +50,11 @@ private:
         std::uint64_t size = 0;
         Block* parent = nullptr;
         int live_children = 0;
-        std::vector<Block*> children;
         bool on_free_list = false;
-        FreeList::iterator free_entry;  // valid while on_free_list
+        // A split makes exactly two (the used part, the remainder), kept in place: 48 bytes
+        // a block, where a std::vector of them made it 64 plus a heap block per split.
+        std::array<Block*, 2> children{};  // both null until the block is split
+        FreeList::iterator free_entry;     // valid while on_free_list
     };
     Block* new_block(std::uint64_t size, Block* parent);
     void push_free(Block* b);

@@ -92,7 +92,7 @@ struct Activity {
 
 // A swap's activity to (`write`) or from `tier`, its lane rendered from its key.
 inline Activity swap_activity(TierId tier, bool write, double start_ms, double end_ms, int op, std::string_view label,
-                              std::vector<int> tensors, std::uint64_t bytes) {
+                              OpList<int, 2> tensors, std::uint64_t bytes) {
     const LaneKey key{LaneKind::Swap, write ? Direction::Out : Direction::In, tier};
     Activity a{swap_lane(key), start_ms, end_ms, op, label, std::move(tensors), bytes};
     a.key = key;
