@@ -2,7 +2,7 @@
 // up to N elements inside the object and no heap block, more on the heap. Most operators
 // list one or two tensors in each; five std::vectors made an Op 192 bytes plus three heap
 // blocks, the largest part of what a run keeps per operator (docs/performance.md, "An
-// operator's lists inside the operator"). 16 bytes for N ints: boost::container's
+// operator's lists inside the operator"). 16 bytes for two ints: boost::container's
 // small_vector is 32 (it keeps a full vector header), and its 32-bit stored_size option is
 // for boost::container::vector only, which still allocates.
 // Elements are trivially copyable (tensor ids, scratch events), so moves are memcpy.
