@@ -37,8 +37,6 @@ public:
     using const_pointer = const T*;
     using iterator = T*;
     using const_iterator = const T*;
-    using reverse_iterator = std::reverse_iterator<iterator>;
-    using const_reverse_iterator = std::reverse_iterator<const_iterator>;
 
     OpList() noexcept {}
     OpList(std::initializer_list<T> values) { assign(values.begin(), values.end()); }
@@ -86,10 +84,6 @@ public:
     const_iterator end() const noexcept { return data() + size_; }
     const_iterator cbegin() const noexcept { return begin(); }
     const_iterator cend() const noexcept { return end(); }
-    reverse_iterator rbegin() noexcept { return reverse_iterator(end()); }
-    reverse_iterator rend() noexcept { return reverse_iterator(begin()); }
-    const_reverse_iterator rbegin() const noexcept { return const_reverse_iterator(end()); }
-    const_reverse_iterator rend() const noexcept { return const_reverse_iterator(begin()); }
     T& operator[](size_type i) noexcept { return data()[i]; }
     const T& operator[](size_type i) const noexcept { return data()[i]; }
     T& front() noexcept { return data()[0]; }

@@ -51,20 +51,20 @@ std::string TensorNames::described(int tensor) const {
     return fmt::format("{} (output of {})", name, op);
 }
 
-std::string TensorNames::list(const std::vector<int>& tensors) const {
+std::string TensorNames::list(std::span<const int> tensors) const {
     std::string out = tensors.size() == 1 ? "tensor " : "tensors ";
     for (std::size_t i = 0; i < tensors.size() && i < kNamesListed; ++i) out += (i > 0 ? ", " : "") + (*this)(tensors[i]);
     if (tensors.size() > kNamesListed) out += fmt::format(" and {} more", tensors.size() - kNamesListed);
     return out;
 }
 
-std::vector<int> subject_tensors(const Activity& a) {
+OpList<int, 2> subject_tensors(const Activity& a) {
     if (a.for_tensor >= 0) return {a.for_tensor};
-    return a.tensors.to_vector();
+    return a.tensors;
 }
 
 std::string activity_label(const Activity& a, const TensorNames& names) {
-    const std::vector<int> subject = subject_tensors(a);
+    const OpList<int, 2> subject = subject_tensors(a);
     if (a.key.kind == LaneKind::Swap) {
         const bool write = a.key.direction == Direction::Out;
         // The tier a swap goes to without a node (the disk): its verb names no tier.
@@ -94,7 +94,7 @@ std::string activity_label(const Activity& a, const TensorNames& names) {
 }
 
 std::string mark_label(const Mark& m, const TensorNames& names) {
-    const std::string tensor = with_bytes(m.tensor >= 0 ? names.list({m.tensor}) : "a tensor", m.bytes);
+    const std::string tensor = with_bytes(m.tensor >= 0 ? names.list(std::span<const int>(&m.tensor, 1)) : "a tensor", m.bytes);
     if (m.kind == mark::kEvictToDisk)
         return fmt::format("evict {} to {}", tensor, m.tier != kNoTier ? tier_row(m.tier).name : tier_row(kDefaultTier).name);
     if (m.kind == mark::kDrop) return fmt::format("drop {}: recomputed when needed", tensor);

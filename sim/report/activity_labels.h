@@ -3,6 +3,7 @@
 // written once here so that events.csv, the Gantt chart and the Chrome trace agree.
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,7 @@ public:
     // "x54$ (x54 as op 412 add_ changed it in place)".
     std::string described(int tensor) const;
     // "tensor 17", "tensors 3, 5, 9", "tensors 3, 5, 9 and 4 more"
-    std::string list(const std::vector<int>& tensors) const;
+    std::string list(std::span<const int> tensors) const;
     bool knows_names() const { return workload_ != nullptr; }
 
 private:
@@ -29,8 +30,8 @@ private:
 };
 
 // The tensors an activity is about: the one it is for (a stall's, a recomputation's)
-// when recorded, else the tensors it moves or produces.
-std::vector<int> subject_tensors(const Activity& a);
+// when recorded, else the tensors it moves or produces (no heap block for one or two).
+OpList<int, 2> subject_tensors(const Activity& a);
 
 std::string activity_label(const Activity& a, const TensorNames& names);
 std::string mark_label(const Mark& m, const TensorNames& names);
