@@ -5,9 +5,14 @@
 // operators: the difference per activity is memsim's own overhead. It also prints the
 // CPU time of its simulation alone (engine, platform, actors, run), which
 // bench/engine_run.cpp measures the same way for memsim's engine.
-//   bare_simgrid_loop N
+//   bare_simgrid_loop N [KEEP_BYTES]
+// With KEEP_BYTES, each activity also writes that many bytes of memory that stays until
+// the end, as memsim keeps its workload, tensor table and plan: fresh pages at memsim's
+// rate, whose cost is the machine's (docs/performance.md, "What a fresh page costs").
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <memory>
 
 #include <simgrid/s4u.hpp>
 #include <xbt/log.h>
@@ -18,6 +23,9 @@ namespace sg = simgrid::s4u;
 
 int main(int argc, char** argv) {
     const long n = argc > 1 ? std::atol(argv[1]) : 1000;
+    const long keep = argc > 2 ? std::atol(argv[2]) : 0;
+    // Not written here: the allocator hands out pages the kernel maps on first write.
+    const std::unique_ptr<char[]> kept(keep > 0 ? new char[static_cast<std::size_t>(n * keep)] : nullptr);
     const double start = process_cpu_seconds();
     static char name[] = "bare";
     static char quiet[] = "--log=root.thres:critical";
@@ -32,7 +40,10 @@ int main(int argc, char** argv) {
     auto cv = sg::ConditionVariable::create();
     bool done = false;
     sg::Actor::create("gpu_stream", host, [&] {
-        for (long i = 0; i < n; ++i) sg::this_actor::exec_init(1.0)->wait();
+        for (long i = 0; i < n; ++i) {
+            sg::this_actor::exec_init(1.0)->wait();
+            if (keep > 0) std::memset(kept.get() + i * keep, static_cast<int>(i), static_cast<std::size_t>(keep));
+        }
         std::unique_lock lock(*mutex);
         done = true;
         cv->notify_all();

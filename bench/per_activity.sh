@@ -7,7 +7,10 @@
 # Each figure is (CPU at 200000 ops - CPU at 2000 ops) / 198000: start-up cancels out;
 # workload generation, allocator and event log stay in (a no-swap uniform_linear run).
 # Each figure is the median of RUNS runs of each command, the commands interleaved.
-# Then the engine alone, for this build (bench/engine_per_activity.sh).
+# Then the bare loop again, keeping as many bytes per activity as the first memsim
+# binary's warm-up runs left (bare_simgrid_loop N KEEP_BYTES): what this machine charges
+# for the fresh pages alone, and memsim against that loop. Then the engine alone, for
+# this build (bench/engine_per_activity.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
@@ -37,7 +40,12 @@ def usage(cmd):
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"per_activity: {' '.join(cmd)} exited with status {os.waitstatus_to_exitcode(status)}")
     return {"cpu": use.ru_utime + use.ru_stime, "user": use.ru_utime, "system": use.ru_stime, "faults": use.ru_minflt}
-for cmd in cmds: usage(cmd)  # warm-up: page cache, binaries
+warm = [usage(cmd) for cmd in cmds]  # warm-up: page cache, binaries
+# The first memsim binary's new memory per activity, in bytes (4 KiB a minor fault), kept
+# by a second bare loop: the cost of that memory on this machine, without memsim's work.
+keep = max(0, round((warm[3]["faults"] - warm[2]["faults"]) * 4096 / (big - small)))
+cmds += [[bare, str(small), str(keep)], [bare, str(big), str(keep)]]
+kept = len(cmds) - 2
 runs_of = [[] for _ in cmds]
 for _ in range(runs):
     for i, cmd in enumerate(cmds): runs_of[i].append(usage(cmd))
@@ -49,9 +57,13 @@ def line(i):
     return f"user {per(i, 'user') * 1e6:.2f} us + system {per(i, 'system') * 1e6:.2f} us, {per(i, 'faults'):.3f} new pages"
 bare_per = per(0, "cpu") * 1e6
 print(f"bare SimGrid loop: {bare_per:.2f} us CPU per activity (median of {runs}, interleaved; {line(0)})")
+kept_per = per(kept, "cpu") * 1e6
 for j, b in enumerate(bins):
     m = per(2 + 2 * j, "cpu") * 1e6
     print(f"{b}: {m:.2f} us CPU per activity = {m / bare_per:.2f}x the bare loop ({line(2 + 2 * j)})")
+print(f"bare SimGrid loop keeping {keep} bytes per activity (the first memsim's new memory): {kept_per:.2f} us ({line(kept)})")
+for j, b in enumerate(bins):
+    print(f"{b}: {per(2 + 2 * j, 'cpu') * 1e6 / kept_per:.2f}x the bare loop keeping {keep} bytes per activity")
 PY
 # The engine alone (this build's): no start-up, generation or outputs in either figure.
 bench/engine_per_activity.sh "$runs"
