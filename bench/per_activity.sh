@@ -57,13 +57,13 @@ def line(i):
     return f"user {per(i, 'user') * 1e6:.2f} us + system {per(i, 'system') * 1e6:.2f} us, {per(i, 'faults'):.3f} new pages"
 bare_per = per(0, "cpu") * 1e6
 print(f"bare SimGrid loop: {bare_per:.2f} us CPU per activity (median of {runs}, interleaved; {line(0)})")
-kept_per = per(kept, "cpu") * 1e6
-for j, b in enumerate(bins):
-    m = per(2 + 2 * j, "cpu") * 1e6
+memsim_per = [per(2 + 2 * j, "cpu") * 1e6 for j in range(len(bins))]
+for j, (b, m) in enumerate(zip(bins, memsim_per)):
     print(f"{b}: {m:.2f} us CPU per activity = {m / bare_per:.2f}x the bare loop ({line(2 + 2 * j)})")
+kept_per = per(kept, "cpu") * 1e6
 print(f"bare SimGrid loop keeping {keep} bytes per activity (the first memsim's new memory): {kept_per:.2f} us ({line(kept)})")
-for j, b in enumerate(bins):
-    print(f"{b}: {per(2 + 2 * j, 'cpu') * 1e6 / kept_per:.2f}x the bare loop keeping {keep} bytes per activity")
+for b, m in zip(bins, memsim_per):
+    print(f"{b}: {m / kept_per:.2f}x the bare loop keeping {keep} bytes per activity")
 PY
 # The engine alone (this build's): no start-up, generation or outputs in either figure.
 bench/engine_per_activity.sh "$runs"
