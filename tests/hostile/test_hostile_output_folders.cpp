@@ -135,12 +135,18 @@ TEST_CASE("hostile output folders: an interrupted re-run of a sweep leaves no ol
         ::execl(MEMSIM_BINARY, MEMSIM_BINARY, "sweep", slow.c_str(), "-j", "1", "--out", out.c_str(), (char*)nullptr);
         ::_exit(127);
     }
-    // Until its plan is written (it then runs at least a second more).
-    for (int i = 0; i < 600 && !(has(out, kIncompleteMark) && has(out, "sweep.json")); ++i)
+    // Until its own plan is written (it then runs at least a second more). The quick sweep's
+    // plan is no sign: the slow one marks the folder first and removes that plan after, so
+    // a stop in between leaves the quick sweep's files, rightly marked, but not this case.
+    bool planned = false;
+    for (int i = 0; i < 600 && !planned; ++i) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        planned = has(out, kIncompleteMark) && read_file(fs::path(out) / "sweep.json").find(slow) != std::string::npos;
+    }
     ::kill(pid, SIGTERM);
     int status = 0;
     ::waitpid(pid, &status, 0);
+    REQUIRE(planned);
     REQUIRE(WIFSIGNALED(status));
     CHECK(has(out, kIncompleteMark));
     CHECK_FALSE(has(out, "results.csv"));  // the quick sweep's, beside the slow one's plan, before
