@@ -9,10 +9,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <filesystem>
 #include <string>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -138,11 +136,8 @@ TEST_CASE("hostile output folders: an interrupted re-run of a sweep leaves no ol
     // Until its own plan is written (it then runs at least a second more). The quick sweep's
     // plan is no sign: the slow one marks the folder first and removes that plan after, so
     // a stop in between leaves the quick sweep's files, rightly marked, but not this case.
-    bool planned = false;
-    for (int i = 0; i < 600 && !planned; ++i) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        planned = has(out, kIncompleteMark) && read_file(fs::path(out) / "sweep.json").find(slow) != std::string::npos;
-    }
+    const bool planned = wait_until(
+        [&] { return has(out, kIncompleteMark) && read_file(fs::path(out) / "sweep.json").find(slow) != std::string::npos; });
     ::kill(pid, SIGTERM);
     int status = 0;
     ::waitpid(pid, &status, 0);
@@ -157,12 +152,11 @@ TEST_CASE("hostile output folders: an interrupted re-run of a sweep leaves no ol
                           Catch::Contains("`memsim merge` reads only a folder whose sweep finished"));
     // Running the sweep again completes the folder. (The killed sweep's forked point may
     // still be running, holding its folder's lock and the root's: wait until they are free.)
-    for (int i = 0; i < 1200; ++i) {
-        bool busy = false;
-        for (const auto& e : fs::recursive_directory_iterator(out)) busy = busy || (e.path().filename() == kLockFile && locked(e.path()));
-        if (!busy) break;
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
+    wait_until([&] {
+        for (const auto& e : fs::recursive_directory_iterator(out))
+            if (e.path().filename() == kLockFile && locked(e.path())) return false;
+        return true;
+    });
     REQUIRE(run_memsim("sweep " + quick + " -j 1 --out " + out).code == 0);
     CHECK_FALSE(has(out, kIncompleteMark));
     CHECK(run_memsim("merge " + out).code == 0);

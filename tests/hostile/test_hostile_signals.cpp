@@ -70,16 +70,6 @@ std::vector<pid_t> children_of(pid_t parent) {
     return found;
 }
 
-// Polls `ready` every 20 ms for up to 2 minutes (a loaded machine); whether it came true.
-template <typename Ready>
-bool wait_until(Ready ready) {
-    for (int i = 0; i < 6000; ++i) {
-        if (ready()) return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return false;
-}
-
 // Every file under `dir` with its size, and when it was last written.
 std::map<std::string, std::pair<std::uintmax_t, fs::file_time_type>> files(const fs::path& dir) {
     std::map<std::string, std::pair<std::uintmax_t, fs::file_time_type>> found;

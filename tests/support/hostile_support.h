@@ -1,13 +1,15 @@
 // Helpers for the hostile-input tests: write a file, copy the shipped example profile,
-// run memsim under a shell (for ulimit), read a results row.
+// run memsim under a shell (for ulimit), read a results row, wait for another process.
 #pragma once
 
 #include <sys/wait.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "file_support.h"
 
@@ -17,6 +19,16 @@ inline std::string write_text(const std::filesystem::path& path, const std::stri
     std::filesystem::create_directories(path.parent_path());
     std::ofstream(path, std::ios::binary) << text;
     return path.string();
+}
+
+// Polls `ready` every 20 ms for up to 2 minutes (a loaded machine); whether it came true.
+template <typename Ready>
+bool wait_until(Ready ready) {
+    for (int i = 0; i < 6000; ++i) {
+        if (ready()) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return false;
 }
 
 // A private copy of examples/mlp (the project's own profile) to damage.
